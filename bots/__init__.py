@@ -1,0 +1,1 @@
+"""The built-in bot strategies, each a plugin registered through the `truco` entry points."""

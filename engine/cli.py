@@ -1,0 +1,78 @@
+"""`python -m engine ...`: replay a record, play a match between bots, benchmark the variants.
+
+Exit codes: 0 success, 2 bad input (with a message; JSON for `replay`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import TrucoError
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """`name=value`; the value is read as JSON when it parses (true, 15, [1,3]), else a string."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"option {text!r} must look like name=value")
+    name, raw = text.split("=", 1)
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return name, value
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="paulista")
+    parser.add_argument("--players", type=int, default=2, help="2 or 4 (where the variant allows)")
+    parser.add_argument("--preset", default=None)
+    parser.add_argument(
+        "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="replay a game record (RECORDS.md)")
+    replay.add_argument("file", help="a record file, or - for standard input")
+
+    match = sub.add_parser("match", help="play games between two registered bots")
+    add_game_arguments(match)
+    match.add_argument("--bots", nargs=2, required=True, metavar=("BOT_A", "BOT_B"))
+    match.add_argument("--games", type=int, default=100)
+    match.add_argument(
+        "--records", default=None, help="write every game record to this JSON-lines file"
+    )
+
+    bench = sub.add_parser("bench", help="hands and games per second of random play, per variant")
+    bench.add_argument(
+        "--seconds", type=float, default=2.0, help="time per variant and player count"
+    )
+    bench.add_argument("--variant", action="append", default=None, help="only these variants")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "replay":
+        from .replay_cli import run_replay
+
+        return run_replay(args.file)
+    try:
+        if args.command == "match":
+            from .match_cli import run_match
+
+            return run_match(args)
+        if args.command == "bench":
+            from .bench import run_bench
+
+            return run_bench(args)
+    except TrucoError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
