@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import json
 
+from .match import game_seed
 from .plugins import registry
 from .progress import progress_bar
 from .runner import play_game
-
-
-def game_seed(match_seed: int, index: int) -> int:
-    return match_seed * 1_000_003 + index
 
 
 def seat_bots(bot_a: str, bot_b: str, players: int, swapped: bool) -> list[str]:

@@ -1,0 +1,128 @@
+"""Matches between two sides: N games with sides alternating, or N duplicate pairs (the same deal
+seed played twice with the sides swapped and the bots created afresh, as in duplicate bridge),
+so that luck of the deal cancels out and statistics count pairs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .plugins import registry
+from .runner import BotSpec, GameResult, play_game
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The deal seed of game (or pair) `index` of a match: reproducible, never from hash()."""
+    return match_seed * 1_000_003 + index
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    variant: str
+    side_a: BotSpec | str  # plays every seat of its team
+    side_b: BotSpec | str
+    players: int = 2
+    options: Mapping[str, Any] = field(default_factory=dict)
+    preset: str | None = None
+    games: int = 0  # single games, sides alternating
+    pairs: int = 0  # duplicate pairs (two games each)
+    seed: int = 0
+    decision_seconds: float | None = None
+
+
+@dataclass
+class MatchGame:
+    index: int  # game number in the match
+    pair: int | None  # the duplicate pair it belongs to
+    a_team: int  # the team side A played
+    seed: int
+    result: GameResult
+
+    @property
+    def winner_side(self) -> str | None:
+        if self.result.winner is None:
+            return None
+        return "a" if self.result.winner == self.a_team else "b"
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """(side A, side B) points of this game."""
+        score = self.result.score
+        return score[self.a_team], score[1 - self.a_team]
+
+
+@dataclass
+class MatchResult:
+    games: list[MatchGame] = field(default_factory=list)
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        sides = Counter(g.winner_side for g in self.games)
+        return sides["a"], sides["b"]
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return sum(g.points[0] for g in self.games), sum(g.points[1] for g in self.games)
+
+    @property
+    def terminations(self) -> dict[str, int]:
+        return dict(Counter(g.result.termination for g in self.games))
+
+    def pair_scores(self) -> list[float]:
+        """Per duplicate pair, side A's share of its two games: 1, 0.5 or 0."""
+        by_pair: dict[int, list[MatchGame]] = {}
+        for g in self.games:
+            if g.pair is not None:
+                by_pair.setdefault(g.pair, []).append(g)
+        return [
+            sum(1.0 for g in games if g.winner_side == "a") / 2
+            for _, games in sorted(by_pair.items())
+        ]
+
+    @property
+    def winner(self) -> str | None:
+        """ "a", "b", or None for a drawn match: more games won, then more points."""
+        (wa, wb), (pa, pb) = self.wins, self.points
+        if wa != wb:
+            return "a" if wa > wb else "b"
+        if pa != pb:
+            return "a" if pa > pb else "b"
+        return None
+
+
+def seat_sides(side_a, side_b, players: int, a_team: int) -> list[BotSpec | str]:
+    """Partners sit opposite: side A takes the seats of `a_team`."""
+    return [side_a if seat % 2 == a_team else side_b for seat in range(players)]
+
+
+def schedule(spec: MatchSpec) -> list[tuple[int, int | None, int, int]]:
+    """(index, pair, a_team, seed) of every game of the match, in order."""
+    plan = []
+    for i in range(spec.games):
+        plan.append((i, None, i % 2, game_seed(spec.seed, i)))
+    for p in range(spec.pairs):
+        seed = game_seed(spec.seed, spec.games + p)
+        for a_team in (0, 1):
+            plan.append((len(plan), p, a_team, seed))
+    return plan
+
+
+def play_match(spec: MatchSpec, on_game: Callable[[MatchGame], None] | None = None) -> MatchResult:
+    variant = registry().variant(spec.variant)
+    result = MatchResult()
+    for index, pair, a_team, seed in schedule(spec):
+        game = play_game(
+            variant,
+            seat_sides(spec.side_a, spec.side_b, spec.players, a_team),
+            options=spec.options,
+            preset=spec.preset,
+            seed=seed,
+            decision_seconds=spec.decision_seconds,
+        )
+        played = MatchGame(index, pair, a_team, seed, game)
+        result.games.append(played)
+        if on_game:
+            on_game(played)
+    return result
