@@ -1,0 +1,101 @@
+"""`python -m engine match` and `bench`: they run, print their figures, and reject bad input
+with exit code 2 and a message."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+from engine.plugins import registry
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True)
+
+
+def test_match_between_two_registered_bots_prints_the_result():
+    proc = run(
+        "match",
+        "--variant",
+        "paulista",
+        "--bots",
+        "random",
+        "random",
+        "--games",
+        "30",
+        "--seed",
+        "7",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "30 games, seed 7" in proc.stdout
+    wins = [
+        int(line.split("wins")[1].split()[0])
+        for line in proc.stdout.splitlines()
+        if " wins " in line
+    ]
+    assert sum(wins) == 30
+    assert "normal 30" in proc.stdout
+
+
+def test_match_is_reproducible_from_its_seed(tmp_path):
+    outputs = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.jsonl"
+        proc = run(
+            "match",
+            "--bots",
+            "random",
+            "random",
+            "--games",
+            "5",
+            "--seed",
+            "3",
+            "--records",
+            str(path),
+        )
+        assert proc.returncode == 0
+        outputs.append(path.read_text())
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") == 5
+
+
+def test_match_rejects_unknown_bots_variants_and_options_with_exit_2():
+    for args, message in (
+        (("--bots", "random", "nobody"), "unknown bot 'nobody'"),
+        (("--variant", "bisca", "--bots", "random", "random"), "unknown variant 'bisca'"),
+        (("--bots", "random", "random", "--option", "target=99"), "'target' must be an integer"),
+        (("--bots", "random", "random", "--players", "3"), "2 or 4 players"),
+    ):
+        proc = run("match", *args, "--games", "1")
+        assert proc.returncode == 2, args
+        assert message in proc.stderr
+
+
+def test_bench_prints_hands_and_games_per_second_for_every_variant_and_player_count():
+    proc = run("bench", "--seconds", "0.05")
+    assert proc.returncode == 0, proc.stderr
+    rows = [
+        line.split()
+        for line in proc.stdout.splitlines()[1:]
+        if line and not line.startswith("peak")
+    ]
+    expected = {(name, str(p)) for name, v in registry().variants.items() for p in v.players}
+    assert {(r[0], r[1]) for r in rows} == expected
+    assert all(float(r[2].replace(",", "")) > 0 for r in rows)
+    assert "peak resident memory" in proc.stdout
+
+
+def test_the_engine_never_imports_django():
+    for path in pathlib.Path("engine").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            assert not any(
+                n.split(".")[0] in ("django", "rest_framework", "celery", "tournaments")
+                for n in names
+            ), path
