@@ -456,6 +456,17 @@ class TrucoRules:
     def extra_observation(self, s: GameState, seat: int) -> Mapping[str, Any]:
         return NOTHING
 
+    def public_cards(self, s: GameState) -> set[str]:
+        """The cards of the current hand that every seat has seen: the vira and the cards played
+        face up. Variants that show cards in other ways (a showdown) add them. The conformance
+        suite swaps every other card a seat has not been shown and checks that its observation
+        stays the same."""
+        cards = {card for trick in s.tricks for _, card, covered in trick if not covered}
+        cards.update(card for _, card, covered in s.trick if not covered)
+        if s.vira is not None:
+            cards.add(s.vira)
+        return cards
+
     # --- auto-play ------------------------------------------------------------------------
     def default_action(self, s: GameState) -> str:
         """What the game plays for a seat whose time ran out: run from a bet (it never risks

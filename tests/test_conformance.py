@@ -22,7 +22,9 @@ def configurations():
     for name, variant in sorted(registry().variants.items()):
         for players in variant.players:
             for preset in (None, *sorted(variant.presets)):
-                yield pytest.param(name, players, preset, id=f"{name}-{players}p-{preset or 'default'}")
+                yield pytest.param(
+                    name, players, preset, id=f"{name}-{players}p-{preset or 'default'}"
+                )
 
 
 CASES = list(configurations())
@@ -59,7 +61,9 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 @pytest.mark.parametrize(("name", "players", "preset"), CASES)
 @SETTINGS
 @given(seed=seeds, choice_seed=seeds)
-def test_random_games_end_with_exactly_one_winner_and_scores_never_decrease(name, players, preset, seed, choice_seed):
+def test_random_games_end_with_exactly_one_winner_and_scores_never_decrease(
+    name, players, preset, seed, choice_seed
+):
     final, _, states = random_game(name, players, preset, seed, choice_seed)
     target = final.rules.target
     for before, after in zip(states, states[1:], strict=False):
@@ -72,7 +76,9 @@ def test_random_games_end_with_exactly_one_winner_and_scores_never_decrease(name
 @pytest.mark.parametrize(("name", "players", "preset"), CASES)
 @SETTINGS
 @given(seed=seeds, choice_seed=seeds)
-def test_legal_actions_are_sorted_unique_and_present_until_the_end(name, players, preset, seed, choice_seed):
+def test_legal_actions_are_sorted_unique_and_present_until_the_end(
+    name, players, preset, seed, choice_seed
+):
     final, _, states = random_game(name, players, preset, seed, choice_seed)
     for state in states[:-1]:
         legal = state.legal_actions()
@@ -89,7 +95,9 @@ def test_legal_actions_are_sorted_unique_and_present_until_the_end(name, players
 @pytest.mark.parametrize(("name", "players", "preset"), CASES)
 @SETTINGS
 @given(seed=seeds, choice_seed=seeds)
-def test_replaying_the_written_record_rebuilds_the_same_final_state(name, players, preset, seed, choice_seed):
+def test_replaying_the_written_record_rebuilds_the_same_final_state(
+    name, players, preset, seed, choice_seed
+):
     final, record, _ = random_game(name, players, preset, seed, choice_seed)
     rebuilt = replay(record).state
     assert rebuilt.snapshot() == final.snapshot()
@@ -107,8 +115,29 @@ def test_same_seed_gives_the_same_game(name, players, preset, seed, choice_seed)
 
 @pytest.mark.parametrize(("name", "players", "preset"), CASES)
 @SETTINGS
-@given(seed=seeds, choice_seed=seeds, bad=st.sampled_from(["play 9z", "cover 9z", "accept", "refuse", "truco", "envido", "flor", "fold", "pair 9z 9y", "play #7", "", "nonsense"]))
-def test_an_illegal_action_is_rejected_and_changes_nothing(name, players, preset, seed, choice_seed, bad):
+@given(
+    seed=seeds,
+    choice_seed=seeds,
+    bad=st.sampled_from(
+        [
+            "play 9z",
+            "cover 9z",
+            "accept",
+            "refuse",
+            "truco",
+            "envido",
+            "flor",
+            "fold",
+            "pair 9z 9y",
+            "play #7",
+            "",
+            "nonsense",
+        ]
+    ),
+)
+def test_an_illegal_action_is_rejected_and_changes_nothing(
+    name, players, preset, seed, choice_seed, bad
+):
     _, _, states = random_game(name, players, preset, seed, choice_seed)
     state = random.Random(choice_seed).choice(states)
     assume(bad not in state.legal_actions())
@@ -123,20 +152,14 @@ def test_an_illegal_action_is_rejected_and_changes_nothing(name, players, preset
     assert state.legal_actions() == legal
 
 
-def cards_in(value, deck: set[str], found: set[str]) -> set[str]:
-    """Every card named anywhere in an observation (in tuples, mappings and action strings)."""
-    if isinstance(value, str):
-        for token in value.replace("#", " ").split():
-            if token in deck:
-                found.add(token)
-    elif isinstance(value, dict) or hasattr(value, "items"):
-        for k, v in value.items():
-            cards_in(k, deck, found)
-            cards_in(v, deck, found)
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            cards_in(v, deck, found)
-    return found
+def known_cards(state: GameState, viewer: int) -> set[str]:
+    """What `viewer` may know of the current hand, from the rules rather than from the
+    observation under test: its own cards, the public ones, and in a hand of eleven of its
+    team, its partner's."""
+    known = set(state.dealt[viewer]) | state.rules.public_cards(state)
+    if state.kind == "eleven" and state.players == 4 and viewer % 2 == state.deciding_team:
+        known |= set(state.dealt[(viewer + 2) % 4])
+    return known
 
 
 def remap(value, mapping):
@@ -163,9 +186,8 @@ def test_an_observation_does_not_change_when_hidden_cards_of_other_seats_change(
     viewer = pick.randrange(players)
     observation = state.observation(viewer)
     deck = set(DECKS[state.rules.deck_name])
-    seen = cards_in(observation._asdict(), deck, set())
     k = state.hand_no
-    hidden_pool = sorted(deck - seen - set(state.dealt[viewer]))
+    hidden_pool = sorted(deck - known_cards(state, viewer))
     shuffled = hidden_pool[:]
     pick.shuffle(shuffled)
     mapping = dict(zip(hidden_pool, shuffled, strict=True))
@@ -180,7 +202,8 @@ def test_an_observation_does_not_change_when_hidden_cards_of_other_seats_change(
         for seat, action in current["actions"][:actions_before]
     ]
     current["cards"] = [
-        cards if seat == viewer else remap(cards, mapping) for seat, cards in enumerate(current["cards"])
+        cards if seat == viewer else remap(cards, mapping)
+        for seat, cards in enumerate(current["cards"])
     ]
     for key, value in record["hands"][k].items():
         if key not in ("cards", "actions", "vira"):
@@ -191,5 +214,7 @@ def test_an_observation_does_not_change_when_hidden_cards_of_other_seats_change(
     except Exception:
         assume(False)  # the swap made some other seat's action impossible: not a comparable game
         return
-    assume(other.score == state.score and other.results == state.results and other.phase == state.phase)
+    assume(
+        other.score == state.score and other.results == state.results and other.phase == state.phase
+    )
     assert other.observation(viewer) == observation
