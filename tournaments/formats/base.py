@@ -1,0 +1,93 @@
+"""The Format interface and its options.
+
+Formats are pure functions of (seeded entrants, all results so far, options): they keep no state,
+so the Django layer can store only results and ask again at any time.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .core import Entrant, FormatError, MatchResult, Pairing, Ranking
+from .standings import StandingRow, standings, validate_metrics
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    default: Any
+    is_valid: Callable[[Any], bool]
+    expected: str  # how an error message describes a valid value
+
+
+def is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+class Format(ABC):
+    """One tournament format. Subclasses declare `name`, `default_metrics` and `option_specs`."""
+
+    name: str
+    default_metrics: tuple[str, ...]
+    option_specs: Mapping[str, OptionSpec]
+
+    @abstractmethod
+    def next_round(
+        self,
+        entrants: Sequence[Entrant],
+        results: Iterable[MatchResult],
+        options: Mapping[str, Any] | None = None,
+    ) -> list[Pairing] | None:
+        """Every match that is ready and has no result yet (also ones handed out earlier and not
+        yet reported: keys are stable, so the caller can de-duplicate), or None when complete."""
+
+    @abstractmethod
+    def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int | None:
+        """How many rounds the tournament lasts at most, for progress display."""
+
+    @abstractmethod
+    def final_ranking(
+        self,
+        entrants: Sequence[Entrant],
+        results: Iterable[MatchResult],
+        options: Mapping[str, Any] | None = None,
+    ) -> Ranking:
+        """Places best first; entrants sharing a place share an inner list. Works mid-tournament
+        too: elimination formats then group everyone still in contention at the top."""
+
+    def standings(
+        self,
+        entrants: Sequence[Entrant],
+        results: Iterable[MatchResult],
+        options: Mapping[str, Any] | None = None,
+    ) -> list[StandingRow]:
+        """The standings table with this tournament's metrics (option `metrics`); elimination
+        formats rank by `placement` (their final_ranking) first."""
+        resolved = self.resolve_options(options)
+        results = list(results)
+        placement = None
+        if "placement" in resolved["metrics"]:
+            placement = self.final_ranking(entrants, results, resolved)
+        return standings(entrants, results, resolved["metrics"], placement=placement)
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, every value checked; unknown names are an error, not ignored."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.option_specs) - {"metrics"})
+        if unknown:
+            valid = ", ".join(sorted([*self.option_specs, "metrics"]))
+            raise FormatError(
+                f"unknown option(s) {', '.join(unknown)} for {self.name}; valid: {valid}"
+            )
+        resolved = {name: spec.default for name, spec in self.option_specs.items()}
+        for name, value in options.items():
+            if name == "metrics":
+                continue
+            if not self.option_specs[name].is_valid(value):
+                expected = self.option_specs[name].expected
+                raise FormatError(f"option {name!r} must be {expected}, not {value!r}")
+            resolved[name] = value
+        resolved["metrics"] = validate_metrics(options.get("metrics", self.default_metrics))
+        return resolved
