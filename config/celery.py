@@ -1,0 +1,16 @@
+"""The Celery app. Its settings are the `CELERY_*` names in `config.settings`; the broker is Redis
+when `CELERY_BROKER_URL` or `REDIS_URL` says so, else a folder under `var/` that needs no server.
+
+Start a worker with `celery -A config worker` (or let `manage.py demo` start one)."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("truco_arena")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,100 @@
+"""Creating bots and tournaments from plain values (commands, demo, benchmarks, tests), with
+the same validation as the admin and the API."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from engine.plugins import registry
+
+from .models import Bot, Entrant, TableSettings, Tournament
+
+BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
+
+
+def parse_bot_items(items: Sequence[str]) -> list[str]:
+    """`random greedy*3` -> ["random", "greedy", "greedy", "greedy"]."""
+    names = []
+    for item in items:
+        found = BOT_ITEM.match(item.strip())
+        if not found or (found["count"] is not None and int(found["count"]) < 1):
+            raise ValidationError(f"{item!r} is not a bot: write NAME or NAME*COUNT, e.g. random*8")
+        names += [found["name"]] * int(found["count"] or 1)
+    return names
+
+
+def bots_named(names: Sequence[str]) -> list[Bot]:
+    """A Bot row per item: an existing bot of that name, else the registered plugin of that
+    name. A plugin named k times becomes k distinct bots ("random", "random #2", ...), each
+    with its own rating, kept from one run to the next."""
+    plugins = registry().bots
+    seen: Counter[str] = Counter()
+    bots = []
+    for name in names:
+        seen[name] += 1
+        label = name if seen[name] == 1 else f"{name} #{seen[name]}"
+        existing = Bot.objects.filter(name=label, version="").first()
+        if existing is not None:
+            bots.append(existing)
+            continue
+        base = Bot.objects.filter(name=name, version="").first()
+        plugin, params = (base.plugin, base.params) if base else (name, {})
+        if plugin not in plugins:
+            known = ", ".join(sorted(plugins)) or "none"
+            raise ValidationError(f"unknown bot {name!r}; registered bots: {known}")
+        bots.append(Bot.objects.create(name=label, plugin=plugin, params=params))
+    return bots
+
+
+def create_tournament(
+    *,
+    name: str,
+    variant: str,
+    format: str,
+    bots: Sequence[Bot],
+    players: int = 2,
+    preset: str = "",
+    options: Mapping[str, Any] | None = None,
+    format_options: Mapping[str, Any] | None = None,
+    metrics: Sequence[str] | None = None,
+    games_per_match: int = 10,
+    pairs_per_match: int = 0,
+    seeding: str = Tournament.Seeding.RATING,
+    seed: int | None = None,
+    competitive: bool = True,
+    turn_seconds: int = 30,
+    created_by=None,
+) -> Tournament:
+    """A draft tournament with one entrant per bot; ValidationError says what is wrong."""
+    tournament = Tournament(
+        name=name,
+        variant=variant,
+        preset=preset,
+        options=dict(options or {}),
+        players=players,
+        format=format,
+        format_options=dict(format_options or {}),
+        metrics=list(metrics or []),
+        games_per_match=games_per_match,
+        pairs_per_match=pairs_per_match,
+        seeding=seeding,
+        created_by=created_by,
+    )
+    if seed is not None:
+        tournament.seed = seed
+    tournament.full_clean()
+    with transaction.atomic():
+        tournament.save()
+        TableSettings.objects.create(
+            tournament=tournament, competitive=competitive, turn_seconds=turn_seconds
+        )
+        Entrant.objects.bulk_create(
+            [Entrant(tournament=tournament, name=bot.label, bot=bot) for bot in bots]
+        )
+    return tournament

@@ -1,0 +1,393 @@
+"""Playing one match by id, so that it ends with exactly one result however often it is tried.
+
+1. **Claim**: under a row lock, a match that is pending, queued or retrying (or running under a
+   stale claim) becomes `running` with a fresh claim token, the worker's `host:pid`, a lease and
+   one more attempt. A match running under a live claim is left alone ("busy").
+2. **Play** outside any transaction (the engine; games are deterministic from the match seed,
+   so a match played again from scratch gives the same games). The lease is renewed as games
+   finish, so a long match is not taken for abandoned.
+3. **Record** all games (one bulk insert), the result and the rating update in one
+   transaction, only if the claim token is still this attempt's: an attempt whose claim was
+   taken over records nothing.
+
+A claim is stale when its lease ran out, or when it was made on this host by a process that no
+longer exists (a killed worker), or by this very process (which is not playing it, being here).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.match import MatchGame, MatchSpec, play_match
+from engine.runner import BotSpec
+
+from .models import Entrant, Game, Match, Tournament
+from .ratings import rate_match
+from .scheduling import needs_winner, rated_player_ids
+from .seeds import decider_seed
+
+log = logging.getLogger(__name__)
+
+# Extra games for a drawn elimination match; a Truco game always has a winner, so the first
+# decider settles it in practice. Past the cap the higher seed (side A) goes through.
+MAX_DECIDERS = 9
+
+
+def current_worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def lease_seconds() -> int:
+    return settings.TRUCO_MATCH_LEASE_SECONDS
+
+
+@dataclass
+class Outcome:
+    """What an attempt did. kinds: recorded, finished (already was), busy (a live claim holds
+    it), held (tournament paused), cancelled, missing, human (not a bot match), lost (our
+    claim was taken over), error (this attempt failed, retry later), failed (gave up)."""
+
+    kind: str
+    tournament_id: int | None = None
+    wait: float = 0.0  # busy: seconds until the other claim's lease runs out
+    error: str = ""
+
+    @property
+    def should_advance(self) -> bool:
+        return self.kind in ("recorded", "finished")
+
+
+@dataclass
+class Claim:
+    match_id: int
+    tournament_id: int
+    token: uuid.UUID
+    attempt: int
+    spec: MatchSpec
+    needs_winner: bool
+    competitive: bool
+    team_a: list[int]
+    team_b: list[int]
+    lease: int
+
+
+@dataclass
+class Played:
+    games: list[MatchGame]
+    winner_side: str | None  # "a", "b" or None (a draw)
+    deciders: int = 0
+    seconds: float = 0.0
+    pair_scores: list[float] = field(default_factory=list)
+
+
+def execute(match_id: int, worker: str | None = None) -> Outcome:
+    """Claim, play and record match `match_id`; safe to call any number of times."""
+    claim = claim_match(match_id, worker or current_worker())
+    if isinstance(claim, Outcome):
+        return claim
+    try:
+        played = play(claim)
+    except Exception as exc:  # an engine or plugin failure: give the match back for a retry
+        log.exception("match %s attempt %s failed", match_id, claim.attempt)
+        return release(claim, f"{type(exc).__name__}: {exc}")
+    if record(claim, played):
+        return Outcome("recorded", claim.tournament_id)
+    log.warning("match %s: claim %s was taken over; result discarded", match_id, claim.token)
+    return Outcome("lost", claim.tournament_id)
+
+
+# --- claiming -----------------------------------------------------------------------------
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a killed process nobody has reaped yet is a zombie: as good as gone
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def claim_is_stale(worker: str, lease_until: datetime | None, now: datetime, me: str) -> bool:
+    if lease_until is None or lease_until <= now:
+        return True
+    host, _, pid = worker.rpartition(":")
+    my_host, _, my_pid = me.rpartition(":")
+    if host != my_host or not pid.isdigit():
+        return False  # another machine: only its lease tells
+    return pid == my_pid or not pid_alive(int(pid))
+
+
+def claim_match(match_id: int, worker: str) -> Claim | Outcome:
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            match = (
+                Match.objects.select_for_update(of=("self",))
+                .select_related("tournament", "tournament__table_settings")
+                .get(pk=match_id)
+            )
+        except Match.DoesNotExist:
+            return Outcome("missing")
+        tournament = match.tournament
+        if match.is_finished:
+            return Outcome("finished", tournament.pk)
+        if tournament.status == Tournament.Status.CANCELLED:
+            match.status = Match.Status.CANCELLED
+            match.save(update_fields=["status"])
+            return Outcome("cancelled", tournament.pk)
+        if tournament.status != Tournament.Status.RUNNING:
+            if match.status == Match.Status.QUEUED:
+                match.status = Match.Status.PENDING  # resuming the tournament queues it again
+                match.save(update_fields=["status"])
+            return Outcome("held", tournament.pk)
+        if match.status == Match.Status.RUNNING and not claim_is_stale(
+            match.worker, match.lease_until, now, worker
+        ):
+            return Outcome("busy", tournament.pk, wait=(match.lease_until - now).total_seconds())
+        entrants = {
+            e.id: e
+            for e in Entrant.objects.select_related("bot").filter(
+                id__in=[match.entrant_a_id, match.entrant_b_id]
+            )
+        }
+        side_a, side_b = entrants[match.entrant_a_id], entrants.get(match.entrant_b_id)
+        if side_b is None:  # a bye is recorded when it is created; nothing to play
+            return Outcome("finished", tournament.pk)
+        if side_a.bot is None or side_b.bot is None:
+            return Outcome("human", tournament.pk)
+        if match.attempts >= settings.TRUCO_MATCH_MAX_ATTEMPTS:
+            reason = match.error or f"its worker {match.worker or '(unknown)'} was lost"
+            match.status = Match.Status.FAILED
+            match.error = f"gave up after {match.attempts} attempts; last: {reason}"
+            match.lease_until = None
+            match.save(update_fields=["status", "error", "lease_until"])
+            return Outcome("failed", tournament.pk, error=match.error)
+        if match.status == Match.Status.RUNNING:
+            log.warning("match %s: taking over the stale claim of %s", match.pk, match.worker)
+        lease = lease_seconds()
+        match.status = Match.Status.RUNNING
+        match.attempts += 1
+        match.worker = worker
+        match.claim_token = uuid.uuid4()
+        match.lease_until = now + timedelta(seconds=lease)
+        match.started_at = now
+        match.save(
+            update_fields=[
+                "status",
+                "attempts",
+                "worker",
+                "claim_token",
+                "lease_until",
+                "started_at",
+            ]
+        )
+    table = tournament.table
+    spec = MatchSpec(
+        variant=tournament.variant,
+        side_a=BotSpec(side_a.bot.plugin, side_a.bot.params),
+        side_b=BotSpec(side_b.bot.plugin, side_b.bot.params),
+        players=tournament.players,
+        options=tournament.options,
+        preset=tournament.preset or None,
+        games=tournament.games_per_match,
+        pairs=tournament.pairs_per_match,
+        seed=match.seed,
+        decision_seconds=table.turn_seconds or None,
+    )
+    return Claim(
+        match_id=match.pk,
+        tournament_id=tournament.pk,
+        token=match.claim_token,
+        attempt=match.attempts,
+        spec=spec,
+        needs_winner=needs_winner(tournament),
+        competitive=table.competitive,
+        team_a=rated_player_ids(side_a),
+        team_b=rated_player_ids(side_b),
+        lease=lease,
+    )
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+class Heartbeat:
+    """Renews the claim's lease every quarter lease, as games finish."""
+
+    def __init__(self, claim: Claim):
+        self.claim = claim
+        self.every = claim.lease / 4
+        self.next = time.monotonic() + self.every
+
+    def __call__(self, game: MatchGame | None = None) -> None:
+        if time.monotonic() < self.next:
+            return
+        Match.objects.filter(
+            pk=self.claim.match_id, claim_token=self.claim.token, status=Match.Status.RUNNING
+        ).update(lease_until=timezone.now() + timedelta(seconds=self.claim.lease))
+        self.next = time.monotonic() + self.every
+
+
+def play(claim: Claim) -> Played:
+    started = time.perf_counter()
+    heartbeat = Heartbeat(claim)
+    result = play_match(claim.spec, on_game=heartbeat)
+    games = list(result.games)
+    winner = result.winner
+    deciders = 0
+    if winner is None and claim.needs_winner:
+        winner, deciders = _play_deciders(claim.spec, games, heartbeat)
+    return Played(
+        games=games,
+        winner_side=winner,
+        deciders=deciders,
+        seconds=time.perf_counter() - started,
+        pair_scores=result.pair_scores(),
+    )
+
+
+def _play_deciders(spec: MatchSpec, games: list[MatchGame], heartbeat) -> tuple[str, int]:
+    """Single extra games, sides alternating, each on its own deal, until one has a winner."""
+    for number in range(MAX_DECIDERS):
+        swapped = number % 2 == 1
+        one = replace(
+            spec,
+            games=1,
+            pairs=0,
+            seed=decider_seed(spec.seed, number),
+            side_a=spec.side_b if swapped else spec.side_a,
+            side_b=spec.side_a if swapped else spec.side_b,
+        )
+        game = play_match(one).games[0]
+        a_team = 1 - game.a_team if swapped else game.a_team
+        played = MatchGame(len(games), None, a_team, game.seed, game.result)
+        games.append(played)
+        heartbeat(played)
+        if played.winner_side is not None:
+            return played.winner_side, number + 1
+    return "a", MAX_DECIDERS
+
+
+# --- recording ----------------------------------------------------------------------------
+
+
+def game_rows(match_id: int, games: list[MatchGame]) -> list[Game]:
+    rows = []
+    for g in games:
+        score_a, score_b = g.points
+        rows.append(
+            Game(
+                match_id=match_id,
+                index=g.index,
+                pair=g.pair,
+                a_team=g.a_team,
+                seed=g.seed,
+                record=g.result.record,
+                score_a=score_a,
+                score_b=score_b,
+                winner_side=g.winner_side or "",
+                termination=g.result.termination,
+                fault_seat=g.result.seat,
+                hands=g.result.hands,
+                actions=g.result.actions,
+            )
+        )
+    return rows
+
+
+def record(claim: Claim, played: Played) -> bool:
+    """Write the games and the result if the claim is still ours; False if it was taken over."""
+    rows = game_rows(claim.match_id, played.games)
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=claim.match_id)
+        )
+        if match.status != Match.Status.RUNNING or match.claim_token != claim.token:
+            return False
+        Game.objects.bulk_create(rows, batch_size=500)
+        sides = [g.winner_side for g in played.games]
+        terminations: dict[str, int] = {}
+        for g in played.games:
+            terminations[g.result.termination] = terminations.get(g.result.termination, 0) + 1
+        match.wins_a, match.wins_b = sides.count("a"), sides.count("b")
+        match.points_a = sum(g.points[0] for g in played.games)
+        match.points_b = sum(g.points[1] for g in played.games)
+        match.games_played = len(played.games)
+        match.terminations = terminations
+        match.winner_id = {"a": match.entrant_a_id, "b": match.entrant_b_id}.get(
+            played.winner_side or ""
+        )
+        match.summary = {
+            "pair_scores": played.pair_scores,
+            "deciders": played.deciders,
+            "seconds": round(played.seconds, 4),
+            "attempt": claim.attempt,
+        }
+        match.status = Match.Status.DONE
+        match.finished_at = timezone.now()
+        match.lease_until = None
+        match.error = ""
+        fields = [
+            "wins_a",
+            "wins_b",
+            "points_a",
+            "points_b",
+            "games_played",
+            "terminations",
+            "winner",
+            "summary",
+            "status",
+            "finished_at",
+            "lease_until",
+            "error",
+        ]
+        if claim.competitive and not match.rated:
+            rate_match(match, claim.team_a, claim.team_b)
+            match.rated = True
+            fields.append("rated")
+        match.save(update_fields=fields)
+    return True
+
+
+def release(claim: Claim, error: str) -> Outcome:
+    """Give a failed attempt's match back: retrying, or failed once the attempts are spent."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=claim.match_id)
+        if match.status != Match.Status.RUNNING or match.claim_token != claim.token:
+            return Outcome("lost", claim.tournament_id)
+        gave_up = match.attempts >= settings.TRUCO_MATCH_MAX_ATTEMPTS
+        delay = retry_delay(match.attempts)
+        match.status = Match.Status.FAILED if gave_up else Match.Status.RETRYING
+        match.error = error[:2000]
+        # For a retrying match, the time after which a sweep may send it again (its retry
+        # message was lost along with its worker).
+        match.lease_until = (
+            None if gave_up else timezone.now() + timedelta(seconds=delay + claim.lease)
+        )
+        match.claim_token = None
+        match.save(update_fields=["status", "error", "lease_until", "claim_token"])
+    if gave_up:
+        return Outcome("failed", claim.tournament_id, error=error)
+    return Outcome("error", claim.tournament_id, wait=delay, error=error)
+
+
+def retry_delay(attempts: int) -> float:
+    return float(min(2**attempts, 60))

@@ -1,0 +1,274 @@
+"""The thin layer between the Django models and the plain formats of `tournaments.formats`.
+
+Entrants are passed to the formats as their ids, in seed order; results as plain MatchResult
+tuples read from the finished matches. `advance()` asks the format what is ready, creates those
+matches (a bye is recorded at once), and finishes the tournament when the format says so. It
+runs under a row lock on the tournament, so when many workers finish matches at the same time
+exactly one of them schedules what follows; and it is idempotent, so running it again (after a
+worker died half-way) changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from .formats import FORMATS, Format, MatchResult, Pairing
+from .models import Entrant, Match, Rating, Round, Tournament
+from .seeds import derive_seed, match_seed
+from .validation import check_entrant_count, check_tournament
+
+log = logging.getLogger(__name__)
+
+ELIMINATION = frozenset({"single-elimination", "double-elimination"})
+# Formats that pair a round only once the previous one is complete: while any match is unfinished
+# there is nothing to schedule, which spares a re-pairing per finished match.
+ROUND_BY_ROUND = frozenset({"swiss", "round-robin"})
+
+
+def format_of(tournament: Tournament) -> Format:
+    return FORMATS[tournament.format]
+
+
+def format_options(tournament: Tournament) -> dict:
+    options = dict(tournament.format_options)
+    if tournament.metrics:
+        options["metrics"] = list(tournament.metrics)
+    return options
+
+
+def needs_winner(tournament: Tournament) -> bool:
+    """Elimination matches cannot end drawn: extra games settle them."""
+    return tournament.format in ELIMINATION
+
+
+def seeded_entrant_ids(tournament: Tournament) -> list[int]:
+    return list(tournament.entrants.order_by("seed", "id").values_list("id", flat=True))
+
+
+def results_of(tournament: Tournament) -> list[MatchResult]:
+    rows = (
+        Match.objects.filter(tournament=tournament, status=Match.Status.DONE)
+        .order_by("id")
+        .values_list(
+            "key",
+            "round__number",
+            "entrant_a_id",
+            "entrant_b_id",
+            "winner_id",
+            "wins_a",
+            "wins_b",
+            "points_a",
+            "points_b",
+        )
+    )
+    return [MatchResult(*row) for row in rows]
+
+
+# --- starting -----------------------------------------------------------------------------
+
+
+def assign_seeds(tournament: Tournament) -> None:
+    """Fix seed 1..n: by rating (ordinal, best first), registration order (keeping seeds given
+    by hand first), or a shuffle drawn from the tournament seed."""
+    entrants = list(tournament.entrants.select_related("bot").prefetch_related("members"))
+    order_key = {e.id: (e.seed is None, e.seed or 0, e.id) for e in entrants}
+    entrants.sort(key=lambda e: order_key[e.id])
+    if tournament.seeding == Tournament.Seeding.RANDOM:
+        random.Random(derive_seed(tournament.seed, "seeding")).shuffle(entrants)
+    elif tournament.seeding == Tournament.Seeding.RATING:
+        strength = entrant_strengths(tournament, entrants)
+        entrants.sort(key=lambda e: (-strength[e.id], order_key[e.id]))
+    # Two passes: seeds are unique, and the old values may overlap the new ones.
+    Entrant.objects.filter(tournament=tournament).update(seed=None)
+    for number, entrant in enumerate(entrants, start=1):
+        entrant.seed = number
+    Entrant.objects.bulk_update(entrants, ["seed"])
+
+
+def rated_player_ids(entrant: Entrant) -> list[int]:
+    if entrant.bot_id is not None:
+        return [entrant.bot.player_id]
+    return [m.id for m in entrant.members.all()]
+
+
+def entrant_strengths(tournament: Tournament, entrants: list[Entrant]) -> dict[int, float]:
+    """A team's mean ordinal in the tournament's variant (unrated players count as new ones)."""
+    from .ratings import default_ordinal
+
+    players = {e.id: rated_player_ids(e) for e in entrants}
+    ordinals = dict(
+        (r.player_id, r.ordinal)
+        for r in Rating.objects.filter(
+            variant=tournament.variant, player_id__in={p for ps in players.values() for p in ps}
+        )
+    )
+    fallback = default_ordinal()
+    return {
+        eid: (sum(ordinals.get(p, fallback) for p in ps) / len(ps) if ps else fallback)
+        for eid, ps in players.items()
+    }
+
+
+def start(tournament: Tournament) -> None:
+    """Check the tournament, fix the seeds and schedule the first round."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise ValueError(f"tournament {tournament} is {tournament.status}, not a draft")
+        check_tournament(tournament)
+        check_entrant_count(tournament, tournament.entrants.count())
+        assign_seeds(tournament)
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
+        tournament.save(update_fields=["status", "started_at"])
+    advance(tournament.pk)
+
+
+# --- advancing ----------------------------------------------------------------------------
+
+
+@dataclass
+class Advance:
+    created: int = 0  # matches created (byes included)
+    finished: bool = False  # the tournament just ended
+
+
+def advance(tournament_id: int) -> Advance:
+    """Create every match the format says is ready; finish the tournament when it says so."""
+    outcome = Advance()
+    while True:
+        step = _advance_once(tournament_id)
+        outcome.created += step.created
+        outcome.finished |= step.finished
+        if not step.byes:  # a bye is a result at once, which may make more matches ready
+            return outcome
+
+
+@dataclass
+class _Step:
+    created: int = 0
+    byes: int = 0
+    finished: bool = False
+
+
+def _advance_once(tournament_id: int) -> _Step:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return _Step()
+        unfinished = Match.objects.filter(tournament=tournament, status__in=Match.UNFINISHED)
+        if tournament.format in ROUND_BY_ROUND and unfinished.exists():
+            return _Step()
+        pairings = format_of(tournament).next_round(
+            seeded_entrant_ids(tournament), results_of(tournament), format_options(tournament)
+        )
+        if pairings is None:
+            if unfinished.exists():
+                return _Step()
+            _close_rounds(tournament)
+            tournament.status = Tournament.Status.DONE
+            tournament.finished_at = timezone.now()
+            tournament.save(update_fields=["status", "finished_at"])
+            log.info("tournament %s finished", tournament.pk)
+            return _Step(finished=True)
+        step = _create_matches(tournament, pairings)
+        _close_rounds(tournament)
+        return step
+
+
+def _create_matches(tournament: Tournament, pairings: list[Pairing]) -> _Step:
+    existing = set(Match.objects.filter(tournament=tournament).values_list("key", flat=True))
+    new = [p for p in pairings if p.key not in existing]
+    if not new:
+        return _Step()
+    rounds = {r.number: r for r in Round.objects.filter(tournament=tournament)}
+    for number in sorted({p.round for p in new} - set(rounds)):
+        rounds[number] = Round.objects.create(tournament=tournament, number=number)
+    now = timezone.now()
+    matches = []
+    for p in new:
+        match = Match(
+            tournament=tournament,
+            round=rounds[p.round],
+            key=p.key,
+            entrant_a_id=p.a,
+            entrant_b_id=p.b,
+            seed=match_seed(tournament.seed, p.key),
+        )
+        if p.is_bye:
+            match.status = Match.Status.DONE
+            match.winner_id = p.a
+            match.started_at = match.finished_at = now
+        matches.append(match)
+    Match.objects.bulk_create(matches)
+    byes = sum(p.is_bye for p in new)
+    log.info("tournament %s: %d new matches (%d byes)", tournament.pk, len(new), byes)
+    return _Step(created=len(new), byes=byes)
+
+
+def _close_rounds(tournament: Tournament) -> None:
+    open_rounds = Round.objects.filter(tournament=tournament, status=Round.Status.RUNNING)
+    finished = open_rounds.annotate(
+        left=Count("matches", filter=Q(matches__status__in=Match.UNFINISHED))
+    ).filter(left=0)
+    finished.update(status=Round.Status.DONE, finished_at=timezone.now())
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    entrant_id: int
+    name: str
+    values: dict[str, float]
+    rating: str  # "mu ± interval" of the entrant's players in this variant, "" if unrated
+
+
+def standings(tournament: Tournament) -> list[Standing]:
+    """The standings with the tournament's metrics, in a fixed number of queries."""
+    entrants = list(
+        tournament.entrants.order_by("seed", "id").select_related("bot").prefetch_related("members")
+    )
+    ids = [e.id for e in entrants]
+    rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
+    ratings = entrant_ratings(tournament, entrants)
+    by_id = {e.id: e for e in entrants}
+    return [
+        Standing(row.rank, row.entrant, by_id[row.entrant].name, row.values, ratings[row.entrant])
+        for row in rows
+    ]
+
+
+def entrant_ratings(tournament: Tournament, entrants: list[Entrant]) -> dict[int, str]:
+    players = {e.id: rated_player_ids(e) for e in entrants}
+    found = {
+        r.player_id: r
+        for r in Rating.objects.filter(
+            variant=tournament.variant, player_id__in={p for ps in players.values() for p in ps}
+        )
+    }
+    out = {}
+    for eid, ps in players.items():
+        rated = [found[p] for p in ps if p in found]
+        out[eid] = " / ".join(r.display for r in rated)
+    return out
+
+
+def expected_matches(tournament: Tournament, entrants: int) -> int:
+    """How many matches with games (byes excluded) the tournament will have, for progress."""
+    fmt, options = tournament.format, tournament.format_options
+    if fmt == "single-elimination":
+        return entrants - 1 + int(bool(options.get("third_place")) and entrants >= 4)
+    if fmt == "double-elimination":
+        return 2 * entrants - 2
+    if fmt == "round-robin":
+        return entrants * (entrants - 1) // 2 * (2 if options.get("double") else 1)
+    return FORMATS["swiss"].total_rounds(entrants, options) * (entrants // 2)

@@ -1,0 +1,95 @@
+"""Checks of what a user asks for, with messages that say what would be valid: rule options
+against the variant's own schema, format options against the format's, bots against the
+registered plugins. Model `clean()`, the admin, the API and the commands all use these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from engine.errors import OptionError
+from engine.plugins import registry
+
+from .formats import FORMATS, FormatError
+from .formats.standings import validate_metrics
+
+
+def check_variant_settings(
+    variant: str, preset: str, options: Any, players: Any
+) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    reg = registry()
+    if variant not in reg.variants:
+        known = ", ".join(sorted(reg.variants)) or "none"
+        errors["variant"] = [f"unknown variant {variant!r}; registered variants: {known}"]
+        return errors
+    found = reg.variant(variant)
+    if not isinstance(options, Mapping):
+        errors["options"] = [f"options must be an object of name: value, not {options!r}"]
+    else:
+        try:
+            found.rules(options, preset or None)
+        except OptionError as exc:
+            field = "preset" if str(exc).startswith("unknown preset") else "options"
+            errors[field] = [str(exc)]
+    try:
+        found.check_players(players)
+    except OptionError as exc:
+        errors["players"] = [str(exc)]
+    return errors
+
+
+def check_format_settings(fmt: str, format_options: Any, metrics: Any) -> dict[str, list[str]]:
+    if fmt not in FORMATS:
+        return {"format": [f"unknown format {fmt!r}; valid formats: {', '.join(FORMATS)}"]}
+    if not isinstance(format_options, Mapping):
+        return {"format_options": [f"must be an object of name: value, not {format_options!r}"]}
+    errors: dict[str, list[str]] = {}
+    if "metrics" in format_options:
+        errors["format_options"] = ["set the standings tiebreaks in 'metrics', not here"]
+    try:
+        FORMATS[fmt].resolve_options({k: v for k, v in format_options.items() if k != "metrics"})
+    except FormatError as exc:
+        errors.setdefault("format_options", []).append(str(exc))
+    if metrics:
+        try:
+            validate_metrics(metrics)
+        except FormatError as exc:
+            errors["metrics"] = [str(exc)]
+    return errors
+
+
+def check_tournament(tournament) -> None:
+    """Raise ValidationError (a message per field) unless the tournament can be played."""
+    errors = check_variant_settings(
+        tournament.variant, tournament.preset, tournament.options, tournament.players
+    )
+    for field, messages in check_format_settings(
+        tournament.format, tournament.format_options, tournament.metrics
+    ).items():
+        errors.setdefault(field, []).extend(messages)
+    if not tournament.games_per_match and not tournament.pairs_per_match:
+        errors["games_per_match"] = ["a match needs at least one game or one duplicate pair"]
+    if errors:
+        raise ValidationError(errors)
+
+
+def check_bot(plugin: str, params: Any) -> None:
+    reg = registry()
+    if plugin not in reg.bots:
+        known = ", ".join(sorted(reg.bots)) or "none"
+        raise ValidationError({"plugin": f"unknown bot {plugin!r}; registered bots: {known}"})
+    if not isinstance(params, Mapping):
+        raise ValidationError({"params": f"must be an object of name: value, not {params!r}"})
+
+
+def check_entrant_count(tournament, count: int) -> None:
+    if count < 2:
+        raise ValidationError(f"a tournament needs at least 2 entrants, it has {count}")
+    if tournament.format == "swiss":
+        try:
+            FORMATS["swiss"].total_rounds(count, tournament.format_options)
+        except FormatError as exc:
+            raise ValidationError(str(exc)) from None
