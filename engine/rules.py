@@ -58,6 +58,8 @@ class TrucoRules:
     hand_of_n = True  # the hand of eleven / ten and the iron hand exist
     default_ladder: tuple[int, ...] = (1, 3, 6, 9, 12)
     deck_name = "french40"
+    # Variants with per-hand facts of their own subclass GameState with more slots.
+    state_class: type[GameState] = GameState
 
     def __init__(self, variant_name: str, options: Mapping[str, Any]):
         self.variant_name = variant_name
@@ -92,7 +94,7 @@ class TrucoRules:
 
     # --- starting games and hands ---------------------------------------------------------
     def new_state(self, players: int, deals, first_dealer: int, start_score=(0, 0)) -> GameState:
-        s = GameState._blank()
+        s = self.state_class._blank()
         s.rules = self
         s.deals = deals
         s.players = players
@@ -466,6 +468,13 @@ class TrucoRules:
         if s.vira is not None:
             cards.add(s.vira)
         return cards
+
+    def revealed_facts(self, s: GameState) -> Any:
+        """What the rules have announced in the current hand that depends on hidden cards
+        (Argentino: the declared flors, an accepted envido's winning seat and points). The
+        conformance suite counts a hidden-card swap that changes these as a different public
+        game, not as a leak. None where nothing is announced."""
+        return None
 
     # --- auto-play ------------------------------------------------------------------------
     def default_action(self, s: GameState) -> str:
