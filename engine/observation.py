@@ -37,6 +37,7 @@ class Observation(NamedTuple):
     history: tuple  # this hand's actions as (seat, action), as everyone saw them
     extra: Mapping[str, Any]  # variant-specific public facts (envido calls, showdown, ...)
     winner: int | None = None  # the winning team once the game is over
+    previous_hand: Mapping[str, Any] = NOTHING  # what everyone saw of the last finished hand
 
     @property
     def team(self) -> int:
@@ -50,6 +51,7 @@ class Observation(NamedTuple):
         }
         out["partner_cards"] = {str(k): list(v) for k, v in self.partner_cards.items()}
         out["extra"] = _plain(dict(self.extra))
+        out["previous_hand"] = _plain(dict(self.previous_hand))
         for key in ("score", "legal", "hand", "covered", "results"):
             out[key] = list(out[key])
         out["tricks"] = _plain(self.tricks)
@@ -67,6 +69,7 @@ class Observation(NamedTuple):
             {int(k): tuple(v) for k, v in data["partner_cards"].items()}
         )
         values["extra"] = MappingProxyType(_frozen(data["extra"]))
+        values["previous_hand"] = MappingProxyType(_frozen(data.get("previous_hand", {})))
         for key in ("score", "legal", "hand", "covered", "results"):
             values[key] = tuple(values[key])
         for key in ("tricks", "trick", "history"):

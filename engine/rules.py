@@ -9,6 +9,7 @@ is never called on a state that someone else holds.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .cards import DECKS
@@ -103,6 +104,7 @@ class TrucoRules:
         s.hand_no = 0
         s.hand_points = ()
         s.winner = None
+        s.previous_hand = NOTHING
         self.start_hand(s)
         return s._freeze()
 
@@ -390,6 +392,7 @@ class TrucoRules:
 
     def close_hand(self, s: GameState) -> None:
         s.hand_points = s.hand_points + (s.points,)
+        s.previous_hand = self.hand_summary(s)
         if s.winner is not None:
             s.phase = OVER
             s.to_act = -1
@@ -445,6 +448,7 @@ class TrucoRules:
                 s.log,
                 self.extra_observation(s, seat),
                 s.winner,
+                s.previous_hand,
             ),
         )
 
@@ -457,6 +461,20 @@ class TrucoRules:
 
     def extra_observation(self, s: GameState, seat: int) -> Mapping[str, Any]:
         return NOTHING
+
+    def hand_summary(self, s: GameState) -> Mapping[str, Any]:
+        """What everyone saw of the hand that just ended, kept for the next observations: the
+        next hand is dealt within the action that ends this one, so without it nobody would
+        ever see the last trick. Variants that reveal more at the end (a showdown) add it."""
+        return MappingProxyType(
+            {
+                "hand_no": s.hand_no,
+                "tricks": s.tricks + ((s.trick,) if s.trick else ()),
+                "results": s.results,
+                "points": s.points,
+                "history": s.log,
+            }
+        )
 
     def public_cards(self, s: GameState) -> set[str]:
         """The cards of the current hand that every seat has seen: the vira and the cards played

@@ -36,6 +36,7 @@ class GameState(Frozen):
         "score",  # (team 0, team 1)
         "hand_no",
         "hand_points",  # what each team scored in every finished hand
+        "previous_hand",  # the public summary of the hand that ended last (see hand_summary)
         "points",  # what each team has scored so far in the current hand
         "winner",  # winning team once over, else None
         "phase",
