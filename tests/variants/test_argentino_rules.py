@@ -15,6 +15,7 @@ import pytest
 
 from engine.cards import DECKS
 from engine.errors import IllegalAction, OptionError, RecordError
+from engine.observation import Observation
 from engine.plugins import get_variant
 from engine.records import RecordKeeper, replay
 from engine.runner import play_game
@@ -603,6 +604,8 @@ def test_accepted_envido_shows_only_the_winning_points():
         observation = state.observation(seat)
         assert observation.extra["revealed"] == {"envido": {"seat": 0, "points": 33}}
         assert "29" not in json.dumps(observation.to_dict())  # the loser's envido stays secret
+        # What child-process bots and the REST API get back reads the same.
+        assert Observation.from_dict(json.loads(json.dumps(observation.to_dict()))) == observation
 
 
 def test_pending_envido_is_public_with_its_calls_and_caller():
