@@ -346,6 +346,14 @@ class ArgentinoRules(TrucoRules):
     def extra_observation(self, s: ArgentinoState, seat: int):
         return s.public
 
+    def hand_summary(self, s: ArgentinoState):
+        """The previous hand's public summary keeps its envido and flor facts: an envido settled
+        just before a fold or a refused truco is otherwise seen only in the next deal."""
+        summary = super().hand_summary(s)
+        if s.public:
+            return MappingProxyType({**summary, "extra": s.public})
+        return summary
+
     def revealed_facts(self, s: ArgentinoState):
         return (s.flors, s.envido_shown, s.flor_shown)
 

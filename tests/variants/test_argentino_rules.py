@@ -608,6 +608,15 @@ def test_accepted_envido_shows_only_the_winning_points():
         assert Observation.from_dict(json.loads(json.dumps(observation.to_dict()))) == observation
 
 
+def test_envido_result_stays_visible_in_the_previous_hand_after_the_next_deal():
+    deals = deal("7e 6e 4b", "5o 4o 12c") + deal("1e 2e 3e", "1o 2o 3o")
+    state = act(start(V, deals), "0 envido", "1 accept", "0 truco", "1 refuse")
+    assert state.hand_no == 1 and state.observation(1).extra == {}
+    previous = state.observation(1).previous_hand
+    assert previous["points"] == (3, 0)
+    assert previous["extra"]["revealed"] == {"envido": {"seat": 0, "points": 33}}
+
+
 def test_pending_envido_is_public_with_its_calls_and_caller():
     state = act(start(V, deal("7e 6e 4b", "5o 4o 12c")), "0 envido", "1 real_envido")
     extra = state.observation(0).extra
