@@ -117,7 +117,7 @@ class ArgentinoState(GameState):
         "envido_shown",  # (seat, points) of an accepted envido's winner
         "flor_holders",  # seats dealt a flor (hidden: only the rules read it), with flor on
         "flors",  # seats that declared a flor, in order
-        "flor_settled",
+        "flor_settled",  # the declared flors have been scored
         "flor_shown",  # (seat, points) of the best flor when both teams declared one
         "public",  # the observation's `extra`, rebuilt only when an envido or flor fact changes
     )
