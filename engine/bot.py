@@ -9,6 +9,15 @@ from typing import Any
 from .observation import Observation
 
 
+class DecisionTimeout(Exception):
+    """Raised by a seat's actor whose hard deadline passed (a child-process bot that was killed):
+    the runner plays the game's default move for it, and a second time forfeits the game."""
+
+
+class BotCrashed(Exception):
+    """Raised by a seat's actor whose bot died or raised out of reach (in a child process)."""
+
+
 class Bot:
     """Subclass and implement `act`. `rng` is this seat's own seeded generator: use it, never
     the global `random`, so that matches are reproducible from their seed."""

@@ -1,4 +1,5 @@
-"""`python -m engine ...`: replay a record, play a match between bots, benchmark the variants.
+"""`python -m engine ...`: replay a record, play a match between bots, measure two bots' strength
+(arena), benchmark the variants.
 
 Exit codes: 0 success, 2 bad input (with a message; JSON for `replay`).
 """
@@ -9,6 +10,7 @@ import argparse
 import json
 import sys
 
+from .arena import add_arguments as add_arena_arguments
 from .errors import TrucoError
 
 
@@ -49,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--records", default=None, help="write every game record to this JSON-lines file"
     )
 
+    arena = sub.add_parser(
+        "arena", help="duplicate pairs between two bots: win rate, Elo, SPRT (engine/arena.py)"
+    )
+    add_game_arguments(arena)
+    add_arena_arguments(arena)
+
     bench = sub.add_parser("bench", help="hands and games per second of random play, per variant")
     bench.add_argument(
         "--seconds", type=float, default=2.0, help="time per variant and player count"
@@ -68,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
             from .match_cli import run_match
 
             return run_match(args)
+        if args.command == "arena":
+            from .arena import run_arena
+
+            return run_arena(args)
         if args.command == "bench":
             from .bench import run_bench
 

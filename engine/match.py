@@ -5,12 +5,12 @@ so that luck of the deal cancels out and statistics count pairs."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .plugins import registry
-from .runner import BotSpec, GameResult, play_game
+from .plugins import plugin_manager, registry
+from .runner import ISOLATIONS, BotSpec, GameResult, play_game
 
 
 def game_seed(match_seed: int, index: int) -> int:
@@ -30,6 +30,17 @@ class MatchSpec:
     pairs: int = 0  # duplicate pairs (two games each)
     seed: int = 0
     decision_seconds: float | None = None
+    # Run both sides in child processes ("process") whatever their BotSpecs say; None keeps
+    # each BotSpec's own choice.
+    isolation: str | None = None
+
+    def sides(self) -> tuple[BotSpec, BotSpec]:
+        a, b = BotSpec.of(self.side_a), BotSpec.of(self.side_b)
+        if self.isolation is not None:
+            if self.isolation not in ISOLATIONS:
+                raise ValueError(f"isolation must be one of {', '.join(ISOLATIONS)}")
+            a, b = replace(a, isolation=self.isolation), replace(b, isolation=self.isolation)
+        return a, b
 
 
 @dataclass
@@ -109,20 +120,74 @@ def schedule(spec: MatchSpec) -> list[tuple[int, int | None, int, int]]:
     return plan
 
 
-def play_match(spec: MatchSpec, on_game: Callable[[MatchGame], None] | None = None) -> MatchResult:
-    variant = registry().variant(spec.variant)
+def play_scheduled(
+    spec: MatchSpec, index: int, pair: int | None, a_team: int, seed: int, notify: bool = True
+) -> MatchGame:
+    """One game of the match's schedule (in a worker process when the match runs in parallel)."""
+    side_a, side_b = spec.sides()
+    game = play_game(
+        registry().variant(spec.variant),
+        seat_sides(side_a, side_b, spec.players, a_team),
+        options=spec.options,
+        preset=spec.preset,
+        seed=seed,
+        decision_seconds=spec.decision_seconds,
+        notify=notify,
+    )
+    return MatchGame(index, pair, a_team, seed, game)
+
+
+def iter_match(spec: MatchSpec, jobs: int = 1) -> Iterator[MatchGame]:
+    """The games of the match as they finish: in schedule order with one job, else in order of
+    completion across `jobs` worker processes. Closing the iterator early (an SPRT that has
+    decided) cancels the games not started."""
+    registry().variant(spec.variant)  # fail on an unknown variant before any game
+    plan = schedule(spec)
+    if jobs <= 1 or len(plan) <= 1:
+        for entry in plan:
+            yield play_scheduled(spec, *entry)
+        return
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # Fresh interpreters, not forks: a runner embedded in a threaded server must not fork it.
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pending = set()
+    queue = iter(plan)
+    try:
+        for entry in queue:
+            pending.add(pool.submit(play_scheduled, spec, *entry, notify=False))
+            if len(pending) >= 2 * jobs:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                for entry in queue:
+                    pending.add(pool.submit(play_scheduled, spec, *entry, notify=False))
+                    break
+                game = future.result()
+                # Observers hear of every game in the parent, as with one job.
+                plugin_manager().hook.truco_game_finished(result=game.result)
+                yield game
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def play_match(
+    spec: MatchSpec,
+    on_game: Callable[[MatchGame], None] | None = None,
+    *,
+    jobs: int = 1,
+) -> MatchResult:
+    """Play the whole match; `on_game` hears of each game as it finishes (in the calling
+    process, also with `jobs` > 1). The result lists the games in schedule order."""
     result = MatchResult()
-    for index, pair, a_team, seed in schedule(spec):
-        game = play_game(
-            variant,
-            seat_sides(spec.side_a, spec.side_b, spec.players, a_team),
-            options=spec.options,
-            preset=spec.preset,
-            seed=seed,
-            decision_seconds=spec.decision_seconds,
-        )
-        played = MatchGame(index, pair, a_team, seed, game)
+    for played in iter_match(spec, jobs):
         result.games.append(played)
         if on_game:
             on_game(played)
+    result.games.sort(key=lambda g: g.index)
     return result

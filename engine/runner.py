@@ -5,6 +5,11 @@ second decision past the deadline in one game: the first is played by the game's
 "when the time runs out, the game plays for him"); `crash` (the bot raised); `illegal_action`
 (the bot answered something that is not legal). The last three forfeit the game to the other
 team, and the record says what happened.
+
+Bots run in-process (trusted built-ins: fastest; a decision's time is measured after it
+returns) or, with `BotSpec(..., isolation="process")`, each in a child process with a hard
+deadline (`engine.sandbox`): a bot that loops forever is killed at its deadline and the game
+goes on.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import IllegalAction
+from .bot import DecisionTimeout
+from .errors import IllegalAction, PluginError
 from .plugins import plugin_manager, registry
 from .records import RecordKeeper
 from .state import GameState
@@ -26,13 +32,26 @@ CRASH = "crash"
 ILLEGAL = "illegal_action"
 TERMINATIONS = (NORMAL, TIMEOUT, CRASH, ILLEGAL)
 
+IN_PROCESS = "inprocess"
+PROCESS = "process"
+ISOLATIONS = (IN_PROCESS, PROCESS)
+
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A registered bot by name, with its parameters."""
+    """A registered bot by name, with its parameters, and where it runs: `inprocess` (trusted
+    code, fastest) or `process` (a child process per game with a hard deadline per decision
+    and resource limits, for code the server does not trust)."""
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    isolation: str = IN_PROCESS
+
+    def __post_init__(self):
+        if self.isolation not in ISOLATIONS:
+            raise PluginError(
+                f"isolation must be one of {', '.join(ISOLATIONS)}, not {self.isolation!r}"
+            )
 
     @classmethod
     def of(cls, value: BotSpec | str) -> BotSpec:
@@ -59,23 +78,60 @@ def seat_seed(seed: int, seat: int) -> int:
     return (seed * 16 + seat + 1) * 2654435761
 
 
-def make_bots(variant, state: GameState, bots: Sequence[BotSpec | str], seed: int, reg=None):
+def make_bots(
+    variant,
+    state: GameState,
+    bots: Sequence[BotSpec | str],
+    seed: int,
+    reg=None,
+    decision_seconds: float | None = None,
+):
+    """One bot per seat, each with its own generator seeded from the game seed and its seat (the
+    same seed in-process or in a child process, so both play the same game)."""
     reg = reg or registry()
     made = []
-    for seat, spec in enumerate(bots):
-        spec = BotSpec.of(spec)
-        factory = reg.bot(spec.name)
-        made.append(
-            factory(
-                variant=variant.name,
-                options=state.options,
-                seat=seat,
-                players=state.players,
-                rng=random.Random(seat_seed(seed, seat)),
-                **dict(spec.params),
+    try:
+        for seat, spec in enumerate(bots):
+            spec = BotSpec.of(spec)
+            factory = reg.bot(spec.name)  # an unknown name fails here, before any child starts
+            if spec.isolation == PROCESS:
+                from .sandbox import ProcessBot
+
+                made.append(
+                    ProcessBot(
+                        spec.name,
+                        spec.params,
+                        variant=variant.name,
+                        options=state.options,
+                        seat=seat,
+                        players=state.players,
+                        seed=seat_seed(seed, seat),
+                        deadline=decision_seconds,
+                    )
+                )
+                continue
+            made.append(
+                factory(
+                    variant=variant.name,
+                    options=state.options,
+                    seat=seat,
+                    players=state.players,
+                    rng=random.Random(seat_seed(seed, seat)),
+                    **dict(spec.params),
+                )
             )
-        )
+    except BaseException:
+        close_bots(made)
+        raise
     return made
+
+
+def close_bots(seats: Sequence[Any]) -> None:
+    """Stop the child processes of process-isolated bots (in-process bots have nothing to stop)."""
+    for bot in seats:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
 
 
 def _overrides(bot, name: str) -> bool:
@@ -108,8 +164,11 @@ def play_game(
         first_dealer=first_dealer,
         start_score=start_score,
     )
-    seats = make_bots(variant, state, bots, seed)
-    return run_game(state, seats, decision_seconds=decision_seconds, notify=notify)
+    seats = make_bots(variant, state, bots, seed, decision_seconds=decision_seconds)
+    try:
+        return run_game(state, seats, decision_seconds=decision_seconds, notify=notify)
+    finally:
+        close_bots(seats)
 
 
 def run_game(
@@ -119,8 +178,14 @@ def run_game(
     decision_seconds: float | None = None,
     notify: bool = True,
 ) -> GameResult:
-    """Run `state` to the end with one actor per seat (anything with `act(observation)`)."""
+    """Run `state` to the end with one actor per seat (anything with `act(observation)`). An
+    actor with `enforces_deadline` set (a child-process bot) keeps its own hard deadline and
+    raises `DecisionTimeout`; the others are timed here, after they answer."""
     keeper = RecordKeeper(state)
+    # Per seat, the limit this loop checks after the fact (None: not timed here).
+    limits = [
+        None if getattr(bot, "enforces_deadline", False) else decision_seconds for bot in seats
+    ]
     hand_enders = [s for s in range(len(seats)) if _overrides(seats[s], "on_hand_end")]
     timed_out: list[int] = []
     actions = 0
@@ -131,18 +196,22 @@ def run_game(
     while state.winner is None and state.phase != "deal":
         seat = state.to_act
         observation = state.observation(seat)
-        started = clock() if decision_seconds is not None else 0.0
+        limit = limits[seat]
+        started = clock() if limit is not None else 0.0
+        late = False
         try:
             action = seats[seat].act(observation)
+        except DecisionTimeout:
+            late = True
         except Exception as exc:  # a bot that raises loses the game; the match goes on
-            termination, fault_seat, detail = CRASH, seat, f"{type(exc).__name__}: {exc}"
+            termination, fault_seat, detail = CRASH, seat, f"{type(exc).__name__}: {exc}"[:500]
             break
-        if decision_seconds is not None and clock() - started > decision_seconds:
+        if late or limit is not None and clock() - started > limit:
             if seat in timed_out:
                 termination, fault_seat, detail = (
                     TIMEOUT,
                     seat,
-                    f"second decision over {decision_seconds}s",
+                    f"second decision over {deadline_text(seats[seat], decision_seconds)}",
                 )
                 break
             timed_out.append(seat)
@@ -160,6 +229,11 @@ def run_game(
             for s in hand_enders:
                 seats[s].on_hand_end(state.observation(s))
     return finish(state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify)
+
+
+def deadline_text(bot, decision_seconds: float | None) -> str:
+    seconds = decision_seconds if decision_seconds is not None else getattr(bot, "deadline", None)
+    return f"{seconds}s" if seconds is not None else "the deadline"
 
 
 def finish(

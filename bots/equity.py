@@ -1,0 +1,54 @@
+"""The chance to win the game from a score: what a point is worth depends on the score (a point
+that reaches the target is worth more than one at 0 to 0), so bots weigh bets and search leaves
+by it rather than by raw points.
+
+Computed once per rules object by dynamic programming over the scores, assuming evenly matched
+teams and a spread of hand values over the first steps of the bet ladder; the hand of eleven
+(or ten) is worth the decided value.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.rules import TrucoRules
+
+# How often a hand ends at each step of the ladder between evenly matched players (a rough
+# figure from bot play: most hands are not raised, few go past the first raise).
+LADDER_SPREAD = (0.55, 0.32, 0.09, 0.03, 0.01)
+
+
+@lru_cache(maxsize=64)
+def _table(target: int, ladder: tuple[int, ...], threshold: int | None, decided: int):
+    steps = [(v, w) for v, w in zip(ladder, LADDER_SPREAD, strict=False)]
+    total = sum(w for _, w in steps)
+    steps = [(v, w / total) for v, w in steps]
+    table = [[0.0] * (target + 1) for _ in range(target + 1)]
+    for a in range(target + 1):
+        table[target][a] = 1.0  # table[mine][theirs]
+    for total_score in range(2 * target - 2, -1, -1):
+        for a in range(max(0, total_score - target + 1), min(target - 1, total_score) + 1):
+            b = total_score - a
+            if b >= target:
+                continue
+            on_a = threshold is not None and a >= threshold
+            on_b = threshold is not None and b >= threshold
+            hand = [(decided, 1.0)] if on_a != on_b else steps
+            value = 0.0
+            for points, weight in hand:
+                value += weight * 0.5 * table[min(target, a + points)][b]
+                value += weight * 0.5 * table[a][min(target, b + points)]
+            table[a][b] = value
+    return table
+
+
+def win_table(rules: TrucoRules) -> list[list[float]]:
+    """`table[mine][theirs]`: my team's chance to win the game from that score (scores past the
+    target count as the target)."""
+    threshold = rules.threshold if getattr(rules, "hand_of_n", False) else None
+    return _table(rules.target, tuple(rules.ladder), threshold, rules.decided_value)
+
+
+def win_chance(table: list[list[float]], mine: int, theirs: int) -> float:
+    top = len(table) - 1
+    return table[min(top, mine)][min(top, theirs)]

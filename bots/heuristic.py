@@ -1,0 +1,265 @@
+"""A rule-based player (bot `heuristic`), following the advice of the source documents:
+
+- judge the hand by the strength of its cards against this hand's manilhas;
+- win the first trick when it can, with the cheapest card that does;
+- keep the best card for the decisive trick;
+- bet, accept and raise by thresholds on the chance to win the hand, weighed by what the points
+  are worth at this score; bluff now and then with a weak hand;
+- envido from 28 upward, real envido from 31, falta envido at 33 (seed 002);
+- flor whenever it has one; decide a hand of eleven (or ten) by the strength of the hand.
+
+It works in any variant: strengths come from the rules object, unknown actions are chosen among
+the legal ones. `HeuristicPolicy.decide` is also the search bot's rollout policy, so it is kept
+cheap (a few microseconds per decision).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.bot import Bot
+from engine.hookspecs import hookimpl
+from engine.observation import Observation
+from engine.rules import TrucoRules
+
+from .equity import win_chance, win_table
+from .knowledge import (
+    card_quality,
+    envido_points,
+    hand_win_chance,
+    own_dealt,
+    rules_for,
+    trick_standing,
+)
+
+ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    call: float = 0.68  # call truco when the hand is this likely to be won
+    raise_: float = 0.80  # raise a bet made against us
+    bluff: float = 0.08  # chance to call with a weak hand
+    bluff_below: float = 0.35  # what counts as weak
+    doubt: float = 0.10  # a bet from the other side says their cards are good: trust ours less
+    envido: int = 28  # seed 002: "from 28 it is generally worth betting"
+    real_envido: int = 31
+    falta_envido: int = 33
+    accept_envido: int = 27
+    accept_falta: int = 30
+
+
+class HeuristicPolicy:
+    """Decisions from an observation alone; stateless apart from its thresholds."""
+
+    def __init__(self, thresholds: Thresholds | None = None):
+        self.t = thresholds or Thresholds()
+
+    def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        rules = rules or rules_for(obs)
+        action = self._decide(obs, rng, rules, legal)
+        if action in legal:
+            return action
+        return self.fallback(obs, rng, rules)
+
+    # --- the decisions ---------------------------------------------------------------------
+    def _decide(self, obs, rng, rules, legal) -> str | None:
+        if "flor" in legal:
+            return "flor"
+        if obs.phase == "decide":
+            return self.decide_hand_of_n(obs, rules)
+        envido = self.envido(obs, legal)
+        if envido is not None:
+            return envido
+        if "accept" in legal:
+            return self.answer(obs, rng, rules, legal)
+        if any(a.startswith("pair ") for a in legal):
+            return self.pair(obs, rules, legal)
+        if "truco" in legal and self.should_call(obs, rng, rules):
+            return "truco"
+        return self.play(obs, rng, rules, legal)
+
+    def chance(self, obs: Observation, rules: TrucoRules, cards=None) -> float:
+        quality = card_quality(rules, obs.vira)
+        strength = rules.strength_table(obs.vira)
+        if cards is None:
+            cards = [c for c in obs.hand if c in quality]
+        if obs.hand and obs.hand[0].startswith("#"):  # blind: the cards are unknown
+            return hand_win_chance(obs, quality, strength, []) if obs.results else 0.5
+        return hand_win_chance(obs, quality, strength, cards)
+
+    def equity_of(self, obs: Observation, rules: TrucoRules, mine: int, theirs: int) -> float:
+        return win_chance(win_table(rules), mine, theirs)
+
+    def decide_hand_of_n(self, obs: Observation, rules: TrucoRules) -> str:
+        """Play the hand of eleven (or ten) when the chance to win it is worth the risk: playing
+        stakes the decided value, running gives the opponents the base value."""
+        cards = [c for c in obs.hand if not c.startswith("#")]
+        partner = [c for cards_ in obs.partner_cards.values() for c in cards_]
+        quality = card_quality(rules, obs.vira)
+        players = obs.players
+        if partner:
+            # Both hands of the team are known: its three best cards against two unknown hands.
+            cards = sorted(cards + partner, key=lambda c: -quality[c])[:3]
+            players = 2
+        p = hand_win_chance(obs, quality, rules.strength_table(obs.vira), cards, players)
+        mine, theirs = obs.score[obs.team], obs.score[1 - obs.team]
+        play = p * self.equity_of(obs, rules, mine + rules.decided_value, theirs) + (
+            1 - p
+        ) * self.equity_of(obs, rules, mine, theirs + rules.decided_value)
+        run = self.equity_of(obs, rules, mine, theirs + rules.refused_value)
+        return "accept" if play >= run else "refuse"
+
+    def should_call(self, obs: Observation, rng: random.Random, rules: TrucoRules) -> bool:
+        if obs.kind != "normal":  # truco there is barred or loses the game
+            return False
+        p = self.chance(obs, rules)
+        mine, theirs = obs.score[obs.team], obs.score[1 - obs.team]
+        level = rules.ladder.index(obs.stake) if obs.stake in rules.ladder else 0
+        if level + 1 >= len(rules.ladder):
+            return False
+        new = rules.ladder[level + 1]
+        accepted = p * self.equity_of(obs, rules, mine + new, theirs) + (1 - p) * self.equity_of(
+            obs, rules, mine, theirs + new
+        )
+        now = p * self.equity_of(obs, rules, mine + obs.stake, theirs) + (1 - p) * self.equity_of(
+            obs, rules, mine, theirs + obs.stake
+        )
+        if p >= self.t.call and accepted >= now:
+            return True
+        # A bluff: only early in the hand, where the other side cannot yet read it.
+        return p < self.t.bluff_below and len(obs.results) <= 1 and rng.random() < self.t.bluff
+
+    def answer(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
+        """Accept, refuse or raise a bet: compare what accepting is worth with what running
+        gives away, at this score."""
+        p = max(0.0, self.chance(obs, rules) - self.t.doubt)
+        if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
+            return "accept" if p >= 0.5 else "refuse"
+        mine, theirs = obs.score[obs.team], obs.score[1 - obs.team]
+        value = obs.pending
+        accept = p * self.equity_of(obs, rules, mine + value, theirs) + (1 - p) * self.equity_of(
+            obs, rules, mine, theirs + value
+        )
+        run = self.equity_of(obs, rules, mine, theirs + obs.stake)
+        if accept < run:
+            return "refuse"
+        if "truco" in legal and p >= self.t.raise_:
+            return "truco"
+        return "accept"
+
+    def envido(self, obs: Observation, legal) -> str | None:
+        """Envido calls and answers by the seat's envido points (seed 002's advice)."""
+        pending = obs.extra.get("envido_status") == "pending"
+        calls = [a for a in ENVIDO_CALLS if a in legal]
+        if not calls and not pending:
+            return None
+        points = envido_points(own_dealt(obs))
+        t = self.t
+        if points >= t.falta_envido and "falta_envido" in legal:
+            return "falta_envido"
+        if points >= t.real_envido and "real_envido" in legal:
+            return "real_envido"
+        if points >= t.envido and "envido" in legal:
+            return "envido"
+        if pending:
+            needed = t.accept_envido
+            if "falta_envido" in obs.extra.get("envido_calls", ()):
+                needed = t.accept_falta  # the game may hang on it
+            return "accept" if points >= needed else "refuse"
+        return None
+
+    def pair(self, obs: Observation, rules: TrucoRules, legal) -> str:
+        """Mineiro's showdown: the best card face up, the other face down."""
+        strength = rules.strength_table(obs.vira)
+
+        def key(action):
+            cards = action.split(" ")[1:]
+            return tuple(strength.get(c, -1) for c in cards), action
+
+        return max((a for a in legal if a.startswith("pair ")), key=key)
+
+    def play(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
+        """Which card to play: the cheapest card that takes the trick when taking it matters,
+        the weakest card otherwise, keeping the best for the decisive trick."""
+        plays = [a for a in legal if a.startswith("play ")]
+        if not plays:
+            quiet = [a for a in legal if a not in ("truco", "fold", *ENVIDO_CALLS)]
+            return rng.choice(quiet or list(legal))
+        if plays[0][5] == "#":  # a blind hand: every slot is the same to us
+            return rng.choice(plays)
+        strength = rules.strength_table(obs.vira)
+        quality = card_quality(rules, obs.vira)
+        cards = sorted((a[5:] for a in plays), key=lambda c: strength[c])  # weakest first
+        weakest, best = cards[0], cards[-1]
+        mine = obs.team
+        first_won = obs.results[0] == mine if obs.results else None
+        if obs.trick:
+            opp, own = trick_standing(obs, strength)
+            last = len(obs.trick) == obs.players - 1
+            if own > opp and (last or partner_quality(obs, quality) >= 0.7):
+                return self.throw_away(weakest, legal)
+            target = max(opp, own)
+            beating = [c for c in cards if strength[c] > target]
+            if beating:
+                return "play " + beating[0]
+            tying = [c for c in cards if strength[c] == opp]
+            if tying and own < opp:
+                # A tie after a won first trick wins the hand; in the first trick it hands the
+                # hand to the next trick, which suits a strong card kept back.
+                keeps_strong = len(cards) > 1 and quality[best] >= 0.75 and tying[0] != best
+                if first_won or (not obs.results and keeps_strong):
+                    return "play " + tying[0]
+            return self.throw_away(weakest, legal)
+        # Leading the trick.
+        if not obs.results:
+            if len(cards) >= 2:
+                second = cards[-2]
+                # Win the first trick while keeping the best; with a weak second card, lead
+                # the best to take the first trick at least.
+                return "play " + (second if quality[second] >= 0.5 else best)
+            return "play " + best
+        if obs.results[-1] == -1 or first_won is None:
+            return "play " + best  # after a tie the next trick decides
+        if first_won and len(cards) >= 2 and quality[best] >= 0.9:
+            return self.throw_away(weakest, legal)  # make them spend a card; the best closes
+        return "play " + best
+
+    @staticmethod
+    def throw_away(card: str, legal) -> str:
+        """Play a card that cannot matter face down where the rules allow it: it hides a card."""
+        covered = "cover " + card
+        return covered if covered in legal else "play " + card
+
+    def fallback(self, obs: Observation, rng: random.Random, rules: TrucoRules) -> str:
+        """For actions this bot does not know: anything but betting or folding, at random."""
+        quiet = [a for a in obs.legal if a not in ("truco", "fold", *ENVIDO_CALLS)]
+        return rng.choice(quiet or list(obs.legal))
+
+
+def partner_quality(obs: Observation, quality) -> float:
+    """The quality of the best card my partners have on the current trick."""
+    mine = obs.team
+    return max(
+        (quality[c] for s, c, covered in obs.trick if s & 1 == mine and not covered and c),
+        default=0.0,
+    )
+
+
+class HeuristicBot(Bot):
+    def __init__(self, **kwargs):
+        params = {k: kwargs.pop(k) for k in list(kwargs) if k in Thresholds.__dataclass_fields__}
+        super().__init__(**kwargs)
+        self.policy = HeuristicPolicy(Thresholds(**params))
+
+    def act(self, observation: Observation) -> str:
+        return self.policy.decide(observation, self.rng)
+
+
+@hookimpl
+def truco_register_bots(register):
+    register("heuristic", HeuristicBot)

@@ -1,0 +1,167 @@
+"""A search bot (bot `mcts`): information-set Monte Carlo tree search over sampled worlds.
+
+Each iteration draws a world consistent with the bot's observation (`worlds.WorldSampler`: the
+hidden cards sampled, this hand's history replayed, rejected unless the bot would have seen
+exactly what it saw), then walks a tree of the bot's own decisions with UCB1, counting for each
+action how often it was available (the sampled worlds may differ in what is legal). The other
+seats, partners included, act by the heuristic policy on their own observations of the world:
+the search plans against that model of the table. Each walk ends with the hand; its leaf is
+worth the bot's team's chance to win the game from the score reached (`equity.win_table`), so
+a point near the target counts for more than a point at 0 to 0.
+
+Parameters (bot params): `time_ms` (default 100) per decision and/or `iterations` (a fixed count:
+reproducible from the seed, unlike a time budget), `exploration` (UCB constant). When no world
+can be sampled (a variant fact the sampler cannot place), the bot plays the heuristic's move.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from engine.bot import Bot
+from engine.hookspecs import hookimpl
+from engine.observation import Observation
+from engine.state import GameState
+
+from .equity import win_chance, win_table
+from .heuristic import HeuristicPolicy
+from .knowledge import rules_for
+from .worlds import WorldSampler
+
+DEFAULT_TIME_MS = 100.0
+# Time kept back from the budget for the final choice and the runner's own work.
+MARGIN_S = 0.004
+
+
+class Node:
+    """An edge of the tree: the statistics of taking one action at one of my decision points,
+    and the decision points that follow it."""
+
+    __slots__ = ("visits", "value", "available", "children")
+
+    def __init__(self):
+        self.visits = 0
+        self.value = 0.0
+        self.available = 0
+        self.children: dict[str, Node] = {}
+
+
+class MctsBot(Bot):
+    def __init__(
+        self,
+        *,
+        time_ms: float | None = DEFAULT_TIME_MS,
+        iterations: int | None = None,
+        exploration: float = 0.4,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if iterations is None and time_ms is None:
+            time_ms = DEFAULT_TIME_MS
+        self.time_ms = time_ms
+        self.iterations = iterations
+        self.exploration = exploration
+        self.policy = HeuristicPolicy()
+        self.last_iterations = 0  # for benchmarks and tests: the walks of the last decision
+
+    def act(self, observation: Observation) -> str:
+        legal = observation.legal
+        if len(legal) == 1:
+            return legal[0]
+        started = time.perf_counter()
+        rules = rules_for(observation)
+        deadline = None
+        if self.time_ms is not None:
+            deadline = started + max(0.0, self.time_ms / 1000.0 - MARGIN_S)
+        sampler = WorldSampler(observation)
+        root = Node()
+        table = win_table(rules)
+        team = observation.team
+        done = 0
+        failures = 0
+        limit = self.iterations if self.iterations is not None else 10**9
+        while done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            world = sampler.sample(self.rng)
+            if world is None:
+                failures += 1
+                if failures >= 3 and not done:
+                    break
+                continue
+            self._walk(root, world, observation.seat, team, table, rules)
+            done += 1
+        self.last_iterations = done
+        if not done:
+            return self.policy.decide(observation, self.rng, rules)
+        best = max(
+            (a for a in legal if a in root.children),
+            key=lambda a: (root.children[a].visits, root.children[a].value),
+            default=None,
+        )
+        return best if best is not None else self.policy.decide(observation, self.rng, rules)
+
+    def _walk(self, root: Node, state: GameState, me: int, team: int, table, rules) -> None:
+        rng = self.rng
+        policy = self.policy
+        c = self.exploration
+        node = root
+        path: list[Node] = []
+        expanding = True
+        while state.winner is None and state.hand_no == 0 and state.phase != "deal":
+            seat = state.to_act
+            if seat == me and expanding:
+                legal = state.legal_actions()
+                children = node.children
+                untried = []
+                for a in legal:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.available += 1
+                if untried:
+                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    child = children[action] = Node()
+                    child.available = 1
+                    expanding = False  # one new node per walk; the rest is a rollout
+                else:
+                    action, child = _ucb(children, legal, c)
+                path.append(child)
+                node = child
+                state = state.apply(action)
+                continue
+            action = policy.decide(state.observation(seat), rng, rules)
+            state = state.apply(action)
+            if expanding:
+                # What I saw of another seat's action leads to my next decision point.
+                seen = state.log[-1][1] if state.hand_no == 0 and state.log else action
+                child = node.children.get(seen)
+                if child is None:
+                    child = node.children[seen] = Node()
+                node = child
+        if state.winner is not None:
+            value = 1.0 if state.winner == team else 0.0
+        else:
+            value = win_chance(table, state.score[team], state.score[1 - team])
+        for child in path:
+            child.visits += 1
+            child.value += value
+
+
+def _ucb(children: dict[str, Node], legal, c: float) -> tuple[str, Node]:
+    best_action = None
+    best_child = None
+    best_score = -1.0
+    for a in legal:
+        child = children[a]
+        score = child.value / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best_action, best_child, best_score = a, child, score
+    return best_action, best_child
+
+
+@hookimpl
+def truco_register_bots(register):
+    register("mcts", MctsBot)

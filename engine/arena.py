@@ -1,0 +1,224 @@
+"""`python -m engine arena`: two bots play duplicate pairs (the same deals twice, seats swapped)
+and the strength difference is reported as testers of game engines do: wins and points, the
+score with its 95% interval on pair scores, the Elo difference with error bars, terminations by
+type and, with `--sprt elo0=0 elo1=20`, a sequential test that stops the run once it decides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, field
+
+from .errors import TrucoError
+from .match import MatchGame, MatchSpec, iter_match
+from .plugins import registry
+from .progress import progress_bar
+from .runner import BotSpec
+from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
+
+
+class ArenaError(TrucoError):
+    """Bad arena input (a malformed bot parameter or SPRT bound)."""
+
+
+def parse_bot(text: str) -> BotSpec:
+    """`name` or `name:key=value,key=value` (values read as JSON when they parse)."""
+    name, _, raw = text.partition(":")
+    params = {}
+    for item in filter(None, raw.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ArenaError(f"bot parameter {item!r} of {text!r} must look like key=value")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
+    return BotSpec(name, params)
+
+
+def parse_sprt(items: list[str]) -> dict[str, float]:
+    values = {"alpha": 0.05, "beta": 0.05}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise ArenaError(f"--sprt takes elo0=, elo1=, alpha= and beta=, not {item!r}")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise ArenaError(f"--sprt {key} must be a number, not {value!r}") from None
+    if "elo0" not in values or "elo1" not in values:
+        raise ArenaError("--sprt needs both elo0= and elo1=")
+    if values["elo1"] <= values["elo0"]:
+        raise ArenaError("--sprt needs elo1 greater than elo0")
+    if not (0 < values["alpha"] < 0.5 and 0 < values["beta"] < 0.5):
+        raise ArenaError("--sprt alpha and beta must be between 0 and 0.5")
+    return values
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bots",
+        nargs=2,
+        required=True,
+        metavar=("BOT_A", "BOT_B"),
+        help="registered bot names, each optionally with parameters: mcts:time_ms=50",
+    )
+    parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument(
+        "--sprt",
+        nargs="+",
+        default=None,
+        metavar="KEY=VALUE",
+        help="stop when an SPRT on the pairs decides: elo0=0 elo1=20 [alpha=0.05 beta=0.05]",
+    )
+    parser.add_argument(
+        "--isolation",
+        choices=("inprocess", "process"),
+        default=None,
+        help="run the bots in child processes with a hard deadline per decision",
+    )
+    parser.add_argument(
+        "--decision-seconds", type=float, default=None, help="time limit per decision"
+    )
+    parser.add_argument(
+        "--records", default=None, help="write every game record to this JSON-lines file"
+    )
+
+
+@dataclass
+class Tally:
+    """The running totals of an arena run, from side A's view."""
+
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    terminations: dict[str, int] = field(default_factory=dict)
+    open_pairs: dict[int, list[MatchGame]] = field(default_factory=dict)
+    pair_scores: list[float] = field(default_factory=list)
+
+    def add(self, game: MatchGame) -> bool:
+        """Count a game; True when it completes its pair."""
+        self.games += 1
+        side = game.winner_side
+        if side is not None:
+            self.wins[0 if side == "a" else 1] += 1
+        a, b = game.points
+        self.points[0] += a
+        self.points[1] += b
+        kind = game.result.termination
+        self.terminations[kind] = self.terminations.get(kind, 0) + 1
+        games = self.open_pairs.setdefault(game.pair, [])
+        games.append(game)
+        if len(games) < 2:
+            return False
+        del self.open_pairs[game.pair]
+        self.pair_scores.append(sum(1.0 for g in games if g.winner_side == "a") / 2)
+        return True
+
+    def score(self) -> Interval:
+        return mean_interval(self.pair_scores)
+
+
+def run_arena(args) -> int:
+    reg = registry()
+    variant = reg.variant(args.variant)
+    options = dict(args.option)
+    variant.rules(options, args.preset)  # reject bad options before the first game
+    variant.check_players(args.players)
+    side_a, side_b = (parse_bot(text) for text in args.bots)
+    for side in (side_a, side_b):
+        reg.bot(side.name)
+    if args.pairs < 1:
+        raise ArenaError("--pairs must be at least 1")
+    if args.jobs < 1:
+        raise ArenaError("--jobs must be at least 1")
+    test = parse_sprt(args.sprt) if args.sprt else None
+    spec = MatchSpec(
+        args.variant,
+        side_a,
+        side_b,
+        players=args.players,
+        options=options,
+        preset=args.preset,
+        pairs=args.pairs,
+        seed=args.seed,
+        decision_seconds=args.decision_seconds,
+        isolation=args.isolation,
+    )
+    name_a, name_b = args.bots
+    if name_a == name_b:
+        name_a, name_b = name_a + " (A)", name_b + " (B)"
+    tally = Tally()
+    decided = None
+    records = open(args.records, "w", encoding="utf-8") if args.records else None
+    games = iter_match(spec, args.jobs)
+    try:
+        with progress_bar(2 * args.pairs, f"{name_a} vs {name_b}") as advance:
+            for game in games:
+                paired = tally.add(game)
+                if records:
+                    records.write(json.dumps(game.result.record) + "\n")
+                    records.flush()
+                score = tally.score()
+                advance(f"{100 * score.estimate:5.1f}%  pairs {len(tally.pair_scores)}")
+                if test and paired:
+                    decided = sprt(
+                        tally.pair_scores, test["elo0"], test["elo1"], test["alpha"], test["beta"]
+                    )
+                    if decided.decision:
+                        break
+    finally:
+        games.close()
+        if records:
+            records.close()
+    report(args, variant, spec, tally, name_a, name_b, test, decided)
+    return 0
+
+
+def report(args, variant, spec, tally: Tally, name_a, name_b, test, decided) -> None:
+    pairs = len(tally.pair_scores)
+    print(
+        f"{variant.title}, {args.players} players, {pairs} duplicate pairs ({tally.games} games), "
+        f"seed {args.seed}"
+    )
+    width = max(len(name_a), len(name_b), 4)
+    print(f"  {'bot':<{width}} {'wins':>7} {'points':>8}")
+    for name, w, p in (
+        (name_a, tally.wins[0], tally.points[0]),
+        (name_b, tally.wins[1], tally.points[1]),
+    ):
+        print(f"  {name:<{width}} {w:>7} {p:>8}")
+    score = tally.score()
+    elo = elo_interval(score)
+    print(
+        f"  {name_a} score {100 * score.estimate:.1f}% "
+        f"[{100 * score.low:.1f}%, {100 * score.high:.1f}%] (95% interval over pair scores)"
+    )
+    print(f"  Elo difference {fmt_elo(elo.estimate)} [{fmt_elo(elo.low)}, {fmt_elo(elo.high)}]")
+    ll, _, split, _, ww = pentanomial(tally.pair_scores)
+    print(f"  pairs: {name_a} won both {ww}, split {split}, lost both {ll}")
+    print("  terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.terminations.items())))
+    if test:
+        result = decided or sprt(
+            tally.pair_scores, test["elo0"], test["elo1"], test["alpha"], test["beta"]
+        )
+        verdict = {
+            "H1": f"H1 accepted: {name_a} is stronger by about {test['elo1']:g} Elo or more",
+            "H0": f"H0 accepted: {name_a} is not stronger by {test['elo1']:g} Elo",
+            None: "undecided",
+        }[result.decision]
+        print(
+            f"  SPRT elo0={test['elo0']:g} elo1={test['elo1']:g} alpha={test['alpha']:g} "
+            f"beta={test['beta']:g}: LLR {result.llr:.2f} [{result.lower:.2f}, {result.upper:.2f}] "
+            f"{verdict} after {pairs} pairs"
+        )
+
+
+def fmt_elo(value: float) -> str:
+    if value == float("inf"):
+        return "+inf"
+    if value == float("-inf"):
+        return "-inf"
+    return f"{value:+.0f}"
