@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.cards import DECKS
+
 ENVIDO = "envido"
 REAL_ENVIDO = "real_envido"
 FALTA_ENVIDO = "falta_envido"
@@ -22,20 +24,22 @@ def card_value(card: str) -> int:
     return rank if rank < 10 else 0
 
 
+_VALUE = {card: card_value(card) for card in DECKS["spanish40"]}
+
+
 def envido_points(cards: Sequence[str]) -> int:
     """The best two cards of one suit plus 20, or the single best card if no two share a suit."""
-    best_single = 0
-    best_pair = 0
-    by_suit: dict[str, list[int]] = {}
-    for card in cards:
-        value = card_value(card)
-        best_single = max(best_single, value)
-        by_suit.setdefault(card[-1], []).append(value)
-    for values in by_suit.values():
-        if len(values) >= 2:
-            values.sort(reverse=True)
-            best_pair = max(best_pair, 20 + values[0] + values[1])
-    return best_pair or best_single
+    a, b, c = cards
+    va, vb, vc = _VALUE[a], _VALUE[b], _VALUE[c]
+    sa, sb, sc = a[-1], b[-1], c[-1]
+    best = 0  # a pair is worth at least 20, more than any single card
+    if sa == sb:
+        best = 20 + va + vb
+    if sa == sc:
+        best = max(best, 20 + va + vc)
+    if sb == sc:
+        best = max(best, 20 + vb + vc)
+    return best or max(va, vb, vc)
 
 
 def has_flor(cards: Sequence[str]) -> bool:
@@ -51,11 +55,12 @@ def flor_points(cards: Sequence[str]) -> int:
 def best_seat(points_by_seat: dict[int, int], mano: int, players: int) -> int:
     """The seat with the most points; a tie goes to the seat earliest in playing order from the
     mano (the mano wins every tie, the dealer loses them all)."""
-    order = [(mano + i) % players for i in range(players)]
-    return max(
-        (seat for seat in order if seat in points_by_seat),
-        key=lambda seat: (points_by_seat[seat], -order.index(seat)),
-    )
+    best = -1
+    for i in range(players):
+        seat = (mano + i) % players
+        if seat in points_by_seat and (best < 0 or points_by_seat[seat] > points_by_seat[best]):
+            best = seat
+    return best
 
 
 def falta_value(score: tuple[int, int], winner_team: int, target: int, rule: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import combinations
 
 import pytest
 
@@ -20,7 +21,7 @@ from engine.plugins import get_variant
 from engine.records import RecordKeeper, replay
 from engine.runner import play_game
 from tests.support import act, hand, play, record, start
-from variants.argentino_envido import envido_points, flor_points
+from variants.argentino_envido import card_value, envido_points, flor_points
 
 V = "argentino"
 FLOR = {"flor": True}
@@ -203,6 +204,20 @@ def test_only_the_team_that_accepted_the_last_bet_may_raise():
 )
 def test_envido_points_best_two_of_a_suit_plus_twenty_or_best_single_card(cards, expected):
     assert envido_points(cards.split()) == expected
+
+
+def test_envido_points_of_every_three_card_hand_follow_the_definition():
+    def by_definition(cards):
+        best = max(card_value(c) for c in cards)
+        for x, y in combinations(cards, 2):
+            if x[-1] == y[-1]:
+                best = max(best, 20 + card_value(x) + card_value(y))
+        return best
+
+    hands = list(combinations(DECKS["spanish40"], 3))
+    assert len(hands) == 9880
+    assert all(envido_points(h) == by_definition(h) for h in hands)
+    assert max(envido_points(h) for h in hands) == 33
 
 
 def test_envido_accepted_the_best_envido_scores_two_and_the_caller_goes_on():
