@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_arguments(arena)
     add_arena_arguments(arena)
 
+    sub.add_parser("variants", help="list the registered variants, their options and presets")
+
     bench = sub.add_parser("bench", help="hands and games per second of random play, per variant")
     bench.add_argument(
         "--seconds", type=float, default=2.0, help="time per variant and player count"
@@ -76,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
             from .match_cli import run_match
 
             return run_match(args)
+        if args.command == "variants":
+            from .variants_doc import run_variants
+
+            return run_variants(args)
         if args.command == "arena":
             from .arena import run_arena
 
