@@ -70,7 +70,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "rest_framework.authtoken",
     "tournaments",
+    "play",
 ]
 
 MIDDLEWARE = [

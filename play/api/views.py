@@ -1,0 +1,210 @@
+"""/api/play/: humans play their matches. A player sees only their own seats' observations and
+acts only for their own seats; everyone else gets the spectator's view (if the table allows)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Prefetch, Q
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.errors import django_errors
+from tournaments.api.serializers import DetailSerializer
+from tournaments.api.views import ID, ApiMixin
+from tournaments.models import Match, Player
+from tournaments.scheduling import needs_winner
+
+from .. import services
+from ..models import LiveMatch
+from ..quick import quick_match
+from ..seating import game_from_json, next_game, seating
+from ..views_state import CannotWatch, table_state
+from .serializers import (
+    ActSerializer,
+    MyMatchSerializer,
+    QuickMatchSerializer,
+    TableStateSerializer,
+)
+
+MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the match id")
+
+
+class PlayRefused(APIException):
+    def __init__(self, error: services.PlayError):
+        self.status_code = error.status
+        super().__init__(detail={"detail": str(error)})
+
+
+def get_match(pk) -> Match:
+    try:
+        return (
+            Match.objects.select_related(
+                "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot"
+            )
+            .prefetch_related("entrant_a__members", "entrant_b__members")
+            .get(pk=pk)
+        )
+    except Match.DoesNotExist:
+        raise Http404("no such match") from None
+
+
+def state_response(match_id, request, code=status.HTTP_200_OK) -> Response:
+    match = get_match(match_id)
+    try:
+        return Response(table_state(match, request.user), status=code)
+    except CannotWatch as exc:
+        raise PermissionDenied(str(exc)) from None
+
+
+class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
+    """Matches with human seats, as their players and spectators see them."""
+
+    lookup_value_regex = ID
+    permission_classes = [AllowAny]
+    filter_backends = []
+
+    def handle_exception(self, exc):
+        if isinstance(exc, services.PlayError):
+            exc = PlayRefused(exc)
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        responses=MyMatchSerializer(many=True),
+        summary="Your matches with human seats: to start, in play and recently finished",
+    )
+    def list(self, request):
+        if not request.user.is_authenticated:
+            raise PermissionDenied("sign in to see your matches")
+        player = services.player_of(request.user)
+        if player is None:
+            return Response([])
+        return Response(my_matches(player))
+
+    @extend_schema(
+        parameters=[MATCH_ID],
+        responses=TableStateSerializer,
+        summary="The match as you see it: your seats' observations, or the spectator's view",
+    )
+    def retrieve(self, request, pk=None):
+        match = get_match(pk)
+        player = services.player_of(request.user)
+        is_player = player is not None and player.pk in services.human_ids(match)
+        if is_player and LiveMatch.objects.filter(match=match).exists():
+            services.touch(match.pk, player.pk)
+        services.catch_up(match.pk)
+        return state_response(pk, request)
+
+    @extend_schema(
+        request=None,
+        parameters=[MATCH_ID],
+        responses={200: TableStateSerializer, 400: DetailSerializer, 403: DetailSerializer},
+        summary="Sit down: start your pending match (bots play up to your first decision)",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def open(self, request, pk=None):
+        get_match(pk)
+        services.open_match(int(pk), request.user)
+        return state_response(pk, request)
+
+    @extend_schema(
+        request=ActSerializer,
+        parameters=[MATCH_ID],
+        responses={
+            200: TableStateSerializer,
+            400: DetailSerializer,
+            403: DetailSerializer,
+            409: DetailSerializer,
+        },
+        summary="Play one of your seat's legal actions",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def act(self, request, pk=None):
+        get_match(pk)
+        body = ActSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.act(
+            int(pk), request.user, body.validated_data["action"], body.validated_data.get("seat")
+        )
+        return state_response(pk, request)
+
+
+def my_matches(player: Player, limit: int = 50) -> list[dict]:
+    members = Prefetch("members", Player.objects.only("id", "name"))
+    matches = (
+        Match.objects.filter(
+            Q(entrant_a__members=player) | Q(entrant_b__members=player),
+            entrant_b__isnull=False,
+        )
+        .select_related("tournament", "entrant_a__bot", "entrant_b__bot", "live")
+        .prefetch_related(
+            Prefetch("entrant_a__members", members), Prefetch("entrant_b__members", members)
+        )
+        .distinct()
+        .order_by("-id")[:limit]
+    )
+    out = []
+    for match in matches:
+        mine_a = any(p.pk == player.pk for p in match.entrant_a.members.all())
+        opponent = match.entrant_b if mine_a else match.entrant_a
+        live = getattr(match, "live", None)
+        your_turn = False
+        if live is not None and live.waiting == LiveMatch.Waiting.HUMAN:
+            finished = [game_from_json(g) for g in live.games]
+            plan = next_game(match.tournament, match, finished, needs_winner(match.tournament))
+            if plan is not None:
+                seats = seating(match, match.tournament.players, plan.a_team)
+                your_turn = any(s.seat == live.to_act and s.player == player.pk for s in seats)
+        out.append(
+            {
+                "match": match.pk,
+                "key": match.key,
+                "status": match.status,
+                "tournament": match.tournament_id,
+                "tournament_name": match.tournament.name,
+                "variant": match.tournament.variant,
+                "opponent": opponent.name,
+                "waiting": live.waiting if live is not None else "start",
+                "your_turn": your_turn,
+            }
+        )
+    return out
+
+
+class QuickMatchView(ApiMixin, APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=QuickMatchSerializer,
+        responses={201: TableStateSerializer, 400: DetailSerializer},
+        summary="Start a practice game against a bot (not rated)",
+    )
+    def post(self, request):
+        body = QuickMatchSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            match = quick_match(
+                request.user,
+                variant=data["variant"],
+                bot=data["bot"],
+                players=data["players"],
+                preset=data["preset"],
+                options=data["options"],
+                games=data["games"],
+                turn_seconds=data["turn_seconds"],
+            )
+        except DjangoValidationError as exc:
+            from rest_framework.exceptions import ValidationError
+
+            raise ValidationError(django_errors(exc)) from None
+        try:
+            services.open_match(match.pk, request.user)
+        except services.PlayError as exc:
+            raise PlayRefused(exc) from None
+        return state_response(match.pk, request, status.HTTP_201_CREATED)

@@ -1,0 +1,67 @@
+"""The state of matches that humans are playing: the game in progress (rebuilt from its actions;
+a game is deterministic given its seed), the turn timer, and when each human was last seen.
+
+The match itself and its finished result stay in `tournaments` (Match, Game): a live match is
+recorded through the same code as a match of bots when its last game ends.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from tournaments.models import Match, Player
+
+
+class LiveMatch(models.Model):
+    class Waiting(models.TextChoices):
+        HUMAN = "human", "a human decision"
+        BOTS = "bots", "the bots (being advanced)"
+        DONE = "done", "nothing: the match is over"
+
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.CASCADE, related_name="live"
+    )
+    game_no = models.PositiveIntegerField(
+        default=0, help_text="the game being played: its position in the match"
+    )
+    actions = models.JSONField(default=list, blank=True, help_text="[seat, action] of this game")
+    auto_played = models.JSONField(
+        default=list, blank=True, help_text="seats the turn timer played for in this game"
+    )
+    games = models.JSONField(
+        default=list, blank=True, help_text="the match's finished games, recorded at its end"
+    )
+    waiting = models.CharField(max_length=5, choices=Waiting.choices, default=Waiting.BOTS)
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "live match"
+        verbose_name_plural = "live matches"
+
+    def __str__(self) -> str:
+        return f"live {self.match}"
+
+    @property
+    def ply(self) -> int:
+        return len(self.actions)
+
+
+class Presence(models.Model):
+    """A human's last request about a live match: past the table's disconnection grace, a robot
+    plays for them until they come back (RULES.md section 5)."""
+
+    live = models.ForeignKey(LiveMatch, on_delete=models.CASCADE, related_name="presences")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["live", "player"], name="presence_live_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.live}"

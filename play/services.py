@@ -1,0 +1,468 @@
+"""Playing a match with human seats: opening it, advancing it through the bots' turns up to the
+next human decision, taking a human's action, the turn timer, and recording the match when its
+last game ends (through `tournaments.execution.record`, like a match of bots).
+
+Every change happens under a row lock on the live match, so a human's action, the timer and an
+advancing task never interleave; the timer and tasks carry the decision they are about (game
+number and ply), so a late one changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.errors import IllegalAction
+from engine.match import MatchGame
+from engine.match import MatchResult as EngineMatchResult
+from engine.runner import GameResult
+from tournaments import dispatch, execution
+from tournaments.models import Match, Player, Tournament
+from tournaments.scheduling import needs_winner, rated_player_ids
+
+from .models import LiveMatch, Presence
+from .seating import (
+    Seat,
+    game_from_json,
+    game_to_json,
+    next_game,
+    scheduled,
+    seating,
+    winner_side,
+)
+from .session import GameSetup, LiveGame, NotYourTurn
+
+log = logging.getLogger(__name__)
+
+WORKER = "human-play"
+# Waiting on the bots longer than this means no worker advanced the match (none running, or
+# the message was lost): the next request advances it itself.
+BOT_STALL_SECONDS = 5.0
+
+
+class PlayError(Exception):
+    """A request that cannot be honoured; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Table:
+    """A live match loaded for one request: the rows, the seating and the rebuilt game."""
+
+    live: LiveMatch
+    match: Match
+    tournament: Tournament
+    seats: list[Seat]
+    game: LiveGame | None  # None once the match is over
+
+
+# --- who is who -------------------------------------------------------------------------
+
+
+def player_of(user) -> Player | None:
+    if not user or not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+def player_for(user) -> Player:
+    """The user's player, created on first play (named after the user, made unique)."""
+    found = player_of(user)
+    if found is not None:
+        return found
+    base = user.get_username()
+    name, n = base, 1
+    while Player.objects.filter(name=name).exists():
+        n += 1
+        name = f"{base} ({n})"
+    return Player.objects.create(name=name, user=user, kind=Player.Kind.HUMAN)
+
+
+def human_ids(match: Match) -> set[int]:
+    ids: set[int] = set()
+    for entrant in (match.entrant_a, match.entrant_b):
+        if entrant is not None and entrant.bot_id is None:
+            ids |= {p.pk for p in entrant.members.all()}
+    return ids
+
+
+def has_humans(match: Match) -> bool:
+    return any(e is not None and e.bot_id is None for e in (match.entrant_a, match.entrant_b))
+
+
+def locked_match(match_id: int) -> Match:
+    try:
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related(
+                "tournament",
+                "tournament__table_settings",
+                "entrant_a__bot",
+                "entrant_b__bot",
+            )
+            .prefetch_related("entrant_a__members", "entrant_b__members")
+            .get(pk=match_id)
+        )
+    except Match.DoesNotExist:
+        raise PlayError("no such match", 404) from None
+
+
+def load(match: Match) -> Table:
+    live = LiveMatch.objects.select_for_update().get(match=match)
+    tournament = match.tournament
+    finished = [game_from_json(g) for g in live.games]
+    planned = next_game(tournament, match, finished, needs_winner(tournament))
+    if planned is None or live.waiting == LiveMatch.Waiting.DONE:
+        return Table(live, match, tournament, seating(match, tournament.players, 0), None)
+    setup = GameSetup(
+        tournament.variant,
+        tournament.players,
+        planned.seed,
+        tournament.options,
+        tournament.preset or None,
+    )
+    game = LiveGame(setup, live.actions, live.auto_played)
+    return Table(live, match, tournament, seating(match, tournament.players, planned.a_team), game)
+
+
+# --- opening a match --------------------------------------------------------------------
+
+
+def open_match(match_id: int, user) -> None:
+    """A human of the match sits down: a pending match starts, bots play up to the first human
+    decision. Opening a match that already runs is harmless."""
+    player = player_of(user)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not has_humans(match):
+            raise PlayError("this match has no human seats; workers play it")
+        if player is None or player.pk not in human_ids(match):
+            raise PlayError("you do not play in this match", 403)
+        tournament = match.tournament
+        if match.status == Match.Status.PENDING:
+            if tournament.status != Tournament.Status.RUNNING:
+                raise PlayError(f"the tournament is {tournament.status}; the match cannot start")
+            now = timezone.now()
+            match.status = Match.Status.RUNNING
+            match.attempts += 1
+            match.worker = WORKER
+            match.claim_token = uuid.uuid4()
+            match.lease_until = None  # a human match is never taken for a dead worker's
+            match.started_at = now
+            match.save(
+                update_fields=[
+                    "status",
+                    "attempts",
+                    "worker",
+                    "claim_token",
+                    "lease_until",
+                    "started_at",
+                ]
+            )
+            LiveMatch.objects.get_or_create(match=match)
+        elif not LiveMatch.objects.filter(match=match).exists():
+            raise PlayError(f"the match is {match.status}")
+        touch(match.pk, player.pk)
+    advance(match_id)
+
+
+def touch(match_id: int, player_id: int) -> None:
+    Presence.objects.update_or_create(
+        live_id=match_id, player_id=player_id, defaults={"last_seen": timezone.now()}
+    )
+
+
+# --- advancing --------------------------------------------------------------------------
+
+
+def advance(match_id: int) -> None:
+    """Play the bots (and robots for absent humans) up to a present human's decision; finish
+    games and the match as they end."""
+    finished_match = None
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not LiveMatch.objects.filter(match=match).exists():
+            return
+        table = load(match)
+        if match.status != Match.Status.RUNNING:
+            close(table)
+            return
+        finished_match = run(table)
+    if finished_match is not None:
+        dispatch.continue_tournament(finished_match)
+
+
+def run(table: Table) -> int | None:
+    """Advance inside the caller's transaction; the tournament id once the match is recorded."""
+    absent = absent_seats(table)
+    while table.game is not None:
+        bots = {s.seat: s.bot for s in table.seats if not s.is_human or s.seat in absent}
+        table.game.advance(bots)
+        if not table.game.finished:
+            wait_for_human(table)
+            return None
+        end_game(table)
+        table = load_next(table)
+    return finish_match(table)
+
+
+def absent_seats(table: Table) -> set[int]:
+    grace = table.tournament.table.disconnect_grace_seconds
+    cutoff = timezone.now() - timedelta(seconds=grace)
+    seen = dict(Presence.objects.filter(live=table.live).values_list("player_id", "last_seen"))
+    since = table.live.started_at or timezone.now()
+    return {s.seat for s in table.seats if s.is_human and seen.get(s.player, since) < cutoff}
+
+
+def wait_for_human(table: Table) -> None:
+    live, game = table.live, table.game
+    turn = table.tournament.table.turn_seconds
+    now = timezone.now()
+    seat = game.to_act
+    same_decision = live.to_act == seat and live.ply == game.ply and live.turn_deadline
+    live.actions = game.actions
+    live.auto_played = game.auto_played
+    live.to_act = seat
+    live.waiting = LiveMatch.Waiting.HUMAN
+    if not same_decision:
+        live.turn_deadline = now + timedelta(seconds=turn) if turn else None
+    live.save()
+    mirror(table)
+    if turn and not same_decision:
+        schedule_timer(live.match_id, live.game_no, game.ply, turn)
+
+
+def end_game(table: Table) -> None:
+    live, game = table.live, table.game
+    result = game.result()
+    record = game.record()
+    planned_index = len(live.games)
+    finished_games = [game_from_json(g) for g in live.games]
+    plan = next_game(table.tournament, table.match, finished_games, needs_winner(table.tournament))
+    played = MatchGame(
+        planned_index,
+        plan.pair,
+        plan.a_team,
+        plan.seed,
+        GameResult(
+            record=record,
+            score=game.state.score,
+            winner=result["winner"],
+            termination=result.get("termination", "normal"),
+            seat=result.get("seat"),
+            detail=result.get("detail", ""),
+            hands=len(record["hands"]),
+            actions=game.ply,
+            timeouts=list(game.auto_played),
+        ),
+    )
+    live.games = [*live.games, game_to_json(played)]
+    live.game_no = len(live.games)
+    live.actions = []
+    live.auto_played = []
+    live.to_act = None
+    live.turn_deadline = None
+    live.waiting = LiveMatch.Waiting.BOTS
+    live.save()
+
+
+def load_next(table: Table) -> Table:
+    return load(table.match)
+
+
+def finish_match(table: Table) -> int | None:
+    """Record the match like a match of bots (games, result, rating), then close the table."""
+    match, tournament, live = table.match, table.tournament, table.live
+    games = [game_from_json(g) for g in live.games]
+    side = winner_side(tournament, match, games)
+    deciders = max(0, len(games) - len(scheduled(tournament, match)))
+    played = execution.Played(
+        games=games,
+        winner_side=side,
+        deciders=deciders,
+        seconds=(timezone.now() - (match.started_at or timezone.now())).total_seconds(),
+        pair_scores=_pair_scores(games),
+    )
+    claim = execution.Claim(
+        match_id=match.pk,
+        tournament_id=tournament.pk,
+        token=match.claim_token,
+        attempt=match.attempts,
+        spec=None,
+        needs_winner=needs_winner(tournament),
+        competitive=tournament.table.competitive,
+        team_a=rated_player_ids(match.entrant_a),
+        team_b=rated_player_ids(match.entrant_b),
+        lease=0,
+    )
+    if not execution.record(claim, played):
+        log.warning("live match %s: its claim was taken over; result discarded", match.pk)
+    close(table)
+    return tournament.pk
+
+
+def _pair_scores(games: list[MatchGame]) -> list[float]:
+    return EngineMatchResult(games).pair_scores()
+
+
+def close(table: Table) -> None:
+    live = table.live
+    live.waiting = LiveMatch.Waiting.DONE
+    live.to_act = None
+    live.turn_deadline = None
+    live.finished_at = live.finished_at or timezone.now()
+    live.save()
+    Match.objects.filter(pk=table.match.pk).update(
+        live_record=None, to_act=None, turn_deadline=None
+    )
+
+
+def mirror(table: Table) -> None:
+    """The match row shows where its game stands (the admin reads it)."""
+    Match.objects.filter(pk=table.match.pk).update(
+        live_record=table.game.record(),
+        to_act=table.live.to_act,
+        turn_deadline=table.live.turn_deadline,
+    )
+
+
+# --- the humans' actions and the timer ----------------------------------------------------
+
+
+def act(match_id: int, user, action: Any, seat: Any = None) -> None:
+    """A human's decision. Only a seat of theirs, only when it is to act, only one of that
+    seat's legal actions."""
+    if not isinstance(action, str) or not action.strip():
+        raise PlayError("`action` must be one of your legal actions, as a string")
+    player = player_of(user)
+    if player is None:
+        raise PlayError("you do not play in this match", 403)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not LiveMatch.objects.filter(match=match).exists():
+            raise PlayError("the match has not started: open it first", 409)
+        table = load(match)
+        mine = [s.seat for s in table.seats if s.player == player.pk]
+        if not mine:
+            raise PlayError("you do not play in this match", 403)
+        if table.game is None or match.status != Match.Status.RUNNING:
+            raise PlayError("the match is over", 409)
+        touch(match.pk, player.pk)
+        if seat is None:
+            seat = table.game.to_act if table.game.to_act in mine else mine[0]
+        if type(seat) is not int or seat not in mine:
+            raise PlayError(f"seat {seat!r} is not yours; yours: {mine}", 403)
+        try:
+            table.game.act(seat, action.strip())
+        except NotYourTurn as exc:
+            raise PlayError(str(exc), 409) from None
+        except IllegalAction as exc:
+            raise PlayError(str(exc)) from None
+        save_progress(table)
+    request_advance(match_id)
+
+
+def save_progress(table: Table) -> None:
+    live, game = table.live, table.game
+    live.actions = game.actions
+    live.auto_played = game.auto_played
+    live.to_act = game.to_act
+    live.turn_deadline = None
+    live.waiting = LiveMatch.Waiting.BOTS
+    live.save()
+
+
+def expire(match_id: int, game_no: int, ply: int) -> bool:
+    """The turn timer of decision (game_no, ply) ran out: the game plays its default action for
+    the seat. Does nothing if that decision was taken meanwhile. True if it played."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        live = LiveMatch.objects.filter(match=match).first()
+        if (
+            live is None
+            or match.status != Match.Status.RUNNING
+            or live.waiting != LiveMatch.Waiting.HUMAN
+            or live.game_no != game_no
+            or live.ply != ply
+            or live.turn_deadline is None
+            or live.turn_deadline > timezone.now()
+        ):
+            return False
+        table = load(match)
+        table.game.auto_play()
+        save_progress(table)
+    advance(match_id)
+    return True
+
+
+def catch_up(match_id: int) -> None:
+    """What a worker would have done by now, done by the request that notices it: an expired
+    turn is auto-played, a stalled advance is run."""
+    live = LiveMatch.objects.filter(match_id=match_id).first()
+    if live is None:
+        return
+    now = timezone.now()
+    if (
+        live.waiting == LiveMatch.Waiting.HUMAN
+        and live.turn_deadline is not None
+        and live.turn_deadline <= now
+    ):
+        expire(match_id, live.game_no, live.ply)
+    elif (
+        live.waiting == LiveMatch.Waiting.BOTS
+        and (now - live.updated_at).total_seconds() > BOT_STALL_SECONDS
+    ):
+        advance(match_id)
+
+
+# --- hand-offs to Celery --------------------------------------------------------------------
+
+
+def inline() -> bool:
+    return bool(getattr(settings, "TRUCO_PLAY_INLINE", False))
+
+
+def request_advance(match_id: int) -> None:
+    """Advance by a task once the action is committed (or right here without a broker)."""
+    if inline():
+        advance(match_id)
+        return
+
+    def send():
+        from .tasks import advance_live
+
+        try:
+            advance_live.apply_async(kwargs={"match_id": match_id})
+        except Exception:  # no broker reachable: do the work in this request instead
+            log.warning("live match %s: no broker, advancing in the request", match_id)
+            advance(match_id)
+
+    transaction.on_commit(send)
+
+
+def schedule_timer(match_id: int, game_no: int, ply: int, seconds: int) -> None:
+    if inline():
+        return  # the next request notices the expired turn (catch_up)
+
+    def send():
+        from .tasks import expire_turn
+
+        try:
+            expire_turn.apply_async(
+                kwargs={"match_id": match_id, "game_no": game_no, "ply": ply},
+                countdown=seconds + 0.2,
+            )
+        except Exception:
+            log.warning("live match %s: no broker for the turn timer", match_id)
+
+    transaction.on_commit(send)

@@ -1,0 +1,185 @@
+"""A game in progress with human seats, independent of Django: rebuilt from its setup and the
+actions so far (a game is deterministic given its variant, options and seed), advanced through
+the bots' turns, and acted on by the humans one decision at a time.
+
+Bots are created afresh each time the game is advanced (a human decision can be hours away, and a
+bot object cannot be stored); their generators are seeded from the game seed, the seat and the
+number of actions so far, so a game replays the same way.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.plugins import registry
+from engine.records import RecordKeeper
+from engine.runner import CRASH, ILLEGAL, NORMAL, BotSpec, seat_seed
+from engine.state import GameState
+
+
+class NotYourTurn(Exception):
+    """A seat acted while another seat is to act (or after the game ended)."""
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    variant: str
+    players: int
+    seed: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    preset: str | None = None
+
+
+@dataclass
+class Ending:
+    """How a game ended: `normal`, or a forfeit by a bot (`crash`, `illegal_action`)."""
+
+    termination: str = NORMAL
+    seat: int | None = None
+    detail: str = ""
+
+
+class LiveGame:
+    def __init__(
+        self,
+        setup: GameSetup,
+        actions: Sequence[Sequence[Any]] = (),
+        auto_played: Sequence[int] = (),
+    ):
+        self.setup = setup
+        variant = registry().variant(setup.variant)
+        self.state: GameState = variant.new_game(
+            setup.players, setup.options or None, preset=setup.preset or None, seed=setup.seed
+        )
+        self.keeper = RecordKeeper(self.state)
+        self.actions: list[list] = []
+        self.auto_played: list[int] = list(auto_played)  # seats the timer played for, once each
+        self.ending: Ending | None = None
+        for seat, action in actions:
+            self._apply(seat, action)
+
+    # --- facts ------------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.ending is not None or self.state.is_over
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.finished else self.state.to_act
+
+    @property
+    def ply(self) -> int:
+        """Actions so far: identifies the decision that is pending, for the turn timer."""
+        return len(self.actions)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        if not 0 <= seat < self.setup.players:
+            raise ValueError(f"seat must be from 0 to {self.setup.players - 1}, not {seat}")
+        return self.state.observation(seat).to_dict()
+
+    # --- acting -----------------------------------------------------------------------------
+    def act(self, seat: int, action: str) -> None:
+        """A human's decision for `seat`: only that seat's legal actions are accepted."""
+        if self.finished:
+            raise NotYourTurn("the game is over")
+        if seat != self.state.to_act:
+            raise NotYourTurn(f"seat {self.state.to_act} is to act, not seat {seat}")
+        legal = self.state.observation(seat).legal
+        if action not in legal:
+            raise IllegalAction(action, legal)
+        self._apply(seat, action)
+
+    def auto_play(self) -> str:
+        """The turn timer ran out: the game plays its default action for the seat to act."""
+        seat = self.state.to_act
+        action = self.state.rules.default_action(self.state)
+        self._apply(seat, action)
+        if seat not in self.auto_played:
+            self.auto_played.append(seat)
+        return action
+
+    def play_bots(self, bot_seats: Mapping[int, BotSpec], *, limit: int = 100_000) -> int:
+        """Play the bots' decisions until a seat not in `bot_seats` is to act or the game ends.
+        A bot that raises or answers an illegal action forfeits the game, as in bot matches.
+        Returns the number of actions played."""
+        bots: dict[int, Any] = {}
+        played = 0
+        while not self.finished and self.state.to_act in bot_seats and played < limit:
+            seat = self.state.to_act
+            if seat not in bots:
+                bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]))
+            observation = self.state.observation(seat)
+            try:
+                action = bots[seat].act(observation)
+            except Exception as exc:  # a failing bot loses the game; the server goes on
+                self.ending = Ending(CRASH, seat, f"{type(exc).__name__}: {exc}"[:200])
+                break
+            try:
+                self._apply(seat, action)
+            except (IllegalAction, TypeError):
+                self.ending = Ending(ILLEGAL, seat, f"illegal action {action!r}"[:200])
+                break
+            played += 1
+        return played
+
+    def advance(
+        self,
+        bot_seats: Mapping[int, BotSpec],
+        *,
+        absent: Callable[[int], bool] = lambda seat: False,
+    ) -> None:
+        """Bots play; a seat reported `absent` (a human past the disconnection grace) is
+        auto-played; stops at a present human's decision or at the end of the game."""
+        while not self.finished:
+            self.play_bots(bot_seats)
+            if self.finished or not absent(self.state.to_act):
+                return
+            self.auto_play()
+
+    # --- the outcome ------------------------------------------------------------------------
+    def result(self) -> dict[str, Any]:
+        """The record's `result`, as the engine's runner writes it."""
+        ending = self.ending or Ending()
+        state = self.state
+        if ending.termination == NORMAL:
+            out: dict[str, Any] = {"score": list(state.score), "winner": state.winner}
+        else:
+            out = {
+                "score": list(state.score),
+                "winner": 1 - (ending.seat & 1),
+                "termination": ending.termination,
+                "seat": ending.seat,
+                "detail": ending.detail,
+            }
+        if self.auto_played:
+            out["timeouts"] = list(self.auto_played)
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The game record so far (RECORDS.md); with its result once finished."""
+        return self.keeper.record(self.state, self.result() if self.finished else None)
+
+    # --- internals --------------------------------------------------------------------------
+    def _apply(self, seat: int, action: str) -> None:
+        if seat != self.state.to_act:
+            raise NotYourTurn(f"seat {self.state.to_act} is to act, not seat {seat}")
+        hand_no = self.state.hand_no
+        self.state = self.state.apply(action)
+        self.keeper.open_hand(hand_no).append([seat, action])
+        self.actions.append([seat, action])
+
+    def _make_bot(self, seat: int, spec: BotSpec):
+        factory = registry().bot(spec.name)
+        rng = random.Random(seat_seed(self.setup.seed, seat) + 7919 * self.ply)
+        return factory(
+            variant=self.setup.variant,
+            options=self.state.options,
+            seat=seat,
+            players=self.setup.players,
+            rng=rng,
+            **dict(spec.params),
+        )

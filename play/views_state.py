@@ -1,0 +1,94 @@
+"""What a person sees of a live match: a player their own seats' observations (and nothing of
+the other seats' cards), everyone else the spectator's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from tournaments.models import Match, Player
+from tournaments.scheduling import needs_winner
+
+from .models import LiveMatch
+from .public_view import public_view
+from .seating import game_from_json, next_game, scheduled, seating
+from .services import Table, load, player_of
+
+
+class CannotWatch(Exception):
+    pass
+
+
+def may_watch(match: Match, user, player: Player | None, seats: list) -> bool:
+    if player is not None and any(s.player == player.pk for s in seats):
+        return True
+    if user is not None and user.is_staff:
+        return True
+    return match.tournament.table.spectators
+
+
+def table_state(match: Match, user) -> dict[str, Any]:
+    """The state of `match` for `user`. Raises CannotWatch for a table closed to spectators."""
+    player = player_of(user)
+    tournament = match.tournament
+    live = LiveMatch.objects.filter(match=match).first()
+    table: Table | None = load(match) if live is not None else None
+    if table is not None:
+        seats = table.seats
+    else:
+        plan = next_game(tournament, match, [], needs_winner(tournament))
+        seats = seating(match, tournament.players, plan.a_team if plan else 0)
+    if not may_watch(match, user, player, seats):
+        raise CannotWatch("this table does not allow spectators")
+    mine = [s.seat for s in seats if player is not None and s.player == player.pk]
+    game = table.game if table is not None else None
+    to_act = game.to_act if game is not None else None
+    deadline = live.turn_deadline if live is not None and live.waiting == "human" else None
+    finished = [game_from_json(g) for g in live.games] if live is not None else []
+    state: dict[str, Any] = {
+        "match": match.pk,
+        "key": match.key,
+        "status": match.status,
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "variant": tournament.variant,
+            "players": tournament.players,
+        },
+        "waiting": live.waiting if live is not None else "start",
+        "game": {
+            "index": len(finished),
+            "scheduled": len(scheduled(tournament, match)),
+        },
+        "seats": [
+            {**s.to_json(), "you": s.seat in mine, "to_act": s.seat == to_act} for s in seats
+        ],
+        "you": mine,
+        "to_act": to_act,
+        "your_turn": to_act is not None and to_act in mine,
+        "turn_deadline": deadline.isoformat() if deadline else None,
+        "seconds_left": max(0.0, (deadline - timezone.now()).total_seconds()) if deadline else None,
+        "observations": {str(seat): game.observation(seat) for seat in mine} if game else {},
+        "table": public_view(game.state) if game is not None else None,
+        "games": [
+            {
+                "index": g.index,
+                "a_team": g.a_team,
+                "score": list(g.result.score),
+                "points_a": g.points[0],
+                "points_b": g.points[1],
+                "winner_side": g.winner_side,
+                "termination": g.result.termination,
+            }
+            for g in finished
+        ],
+        "result": {
+            "wins_a": match.wins_a,
+            "wins_b": match.wins_b,
+            "winner": match.winner_id,
+        }
+        if match.status == Match.Status.DONE
+        else None,
+    }
+    return state

@@ -1,0 +1,67 @@
+"""Fixtures shared by the API, web and play tests (imported by their conftest.py files)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import PlayerFactory, StaffFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def no_broker(monkeypatch):
+    """Matches that would go to Celery workers are collected here instead; a test that needs
+    them played runs tournaments.execution itself."""
+    sent: list[int] = []
+    monkeypatch.setattr("tournaments.dispatch.publish", lambda ids: sent.extend(ids))
+    return sent
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def staff(db):
+    return StaffFactory()
+
+
+@pytest.fixture
+def staff_api(staff):
+    client = APIClient()
+    client.force_authenticate(staff)
+    return client
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def user_api(user):
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def human(db):
+    """A human player with an account."""
+    return PlayerFactory()
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client

@@ -1,0 +1,136 @@
+"""A tournament's matches laid out for display: for elimination formats the whole bracket, the
+matches still waiting for their players included ("winner of W1-1"); for leagues, the rounds
+played so far."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..formats import FormatError
+from ..formats import double_elimination as de
+from ..formats import single_elimination as se
+from ..formats.bracket import EMPTY, UNDECIDED, Feed, Status, resolve
+from ..formats.core import results_by_key
+from ..models import Entrant, Match, Tournament
+from ..scheduling import ELIMINATION, format_options, results_of
+
+SECTION_NAMES = {"W": "Winners", "L": "Losers", "GF": "Grand final", "3P": "Third place"}
+
+
+def section_of(key: str) -> str:
+    if key.startswith("GF"):
+        return "GF"
+    if key == se.THIRD_PLACE_KEY:
+        return "3P"
+    return key[0] if key[:1] in ("W", "L") else ""
+
+
+def entrant_json(entrant: Entrant | None) -> dict[str, Any] | None:
+    if entrant is None:
+        return None
+    return {"id": entrant.id, "name": entrant.name, "seed": entrant.seed}
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    return {
+        "key": match.key,
+        "round": match.round.number,
+        "match": match.id,
+        "status": match.status,
+        "a": entrant_json(match.entrant_a),
+        "b": entrant_json(match.entrant_b),
+        "a_label": match.entrant_a.name,
+        "b_label": match.entrant_b.name if match.entrant_b else "bye",
+        "winner": match.winner_id,
+        "wins": [match.wins_a, match.wins_b],
+        "points": [match.points_a, match.points_b],
+        "games_played": match.games_played,
+        "is_bye": match.entrant_b_id is None,
+    }
+
+
+def bracket_payload(tournament: Tournament) -> dict[str, Any]:
+    matches = list(
+        Match.objects.filter(tournament=tournament)
+        .select_related("round", "entrant_a", "entrant_b")
+        .order_by("round__number", "id")
+    )
+    slots = [match_json(m) for m in matches]
+    kind = "rounds"
+    if tournament.format in ELIMINATION and tournament.status != Tournament.Status.DRAFT:
+        kind = "bracket"
+        slots += waiting_slots(tournament, {m.key for m in matches})
+    return {
+        "tournament": tournament.pk,
+        "format": tournament.format,
+        "kind": kind,
+        "sections": group(slots, by_section=kind == "bracket"),
+    }
+
+
+def group(slots: list[dict[str, Any]], *, by_section: bool) -> list[dict[str, Any]]:
+    sections: dict[str, dict[int, list]] = {}
+    for slot in slots:
+        name = section_of(slot["key"]) if by_section else ""
+        sections.setdefault(name, {}).setdefault(slot["round"], []).append(slot)
+    order = ["W", "L", "3P", "GF", ""]
+    return [
+        {
+            "name": SECTION_NAMES.get(name, "Rounds"),
+            "rounds": [{"number": number, "matches": rounds[number]} for number in sorted(rounds)],
+        }
+        for name, rounds in sorted(sections.items(), key=lambda item: order.index(item[0]))
+    ]
+
+
+def waiting_slots(tournament: Tournament, existing: set[str]) -> list[dict[str, Any]]:
+    """The bracket's matches that have no row yet, with who will (or may) play in them."""
+    entrants = list(tournament.entrants.order_by("seed", "id"))
+    if len(entrants) < 2:
+        return []
+    options = format_options(tournament)
+    try:
+        if tournament.format == "single-elimination":
+            resolved = se.SingleElimination().resolve_options(options)
+            graph = se.bracket_matches(len(entrants), third_place=resolved["third_place"])
+        else:
+            resolved = de.DoubleElimination().resolve_options(options)
+            graph = de.bracket_matches(len(entrants), reset=resolved["grand_final_reset"])
+        states = resolve(graph, [e.id for e in entrants], results_by_key(results_of(tournament)))
+    except FormatError:
+        return []  # results that no longer fit the bracket: show the matches that exist only
+    by_id = {e.id: e for e in entrants}
+    slots = []
+    for key, state in states.items():
+        if key in existing or state.status in (Status.VOID, Status.DONE):
+            continue
+        home = seat_label(state.home, state.match.home, by_id)
+        away = seat_label(state.away, state.match.away, by_id)
+        slots.append(
+            {
+                "key": key,
+                "round": state.match.round,
+                "match": None,
+                "status": "waiting",
+                "a": entrant_json(by_id.get(state.home)),
+                "b": entrant_json(by_id.get(state.away)),
+                "a_label": home,
+                "b_label": away,
+                "winner": None,
+                "wins": [0, 0],
+                "points": [0, 0],
+                "games_played": 0,
+                "is_bye": False,
+            }
+        )
+    return slots
+
+
+def seat_label(seat: Any, feed: Feed, by_id: dict[int, Entrant]) -> str:
+    if seat in by_id:
+        return by_id[seat].name
+    if seat is EMPTY:
+        return "bye"
+    if seat is UNDECIDED and feed.kind in ("winner", "loser"):
+        return f"{feed.kind.capitalize()} of {feed.ref}"
+    return "to be decided"

@@ -1,0 +1,688 @@
+"""Serializers: what the API shows of each model, and the checks on what it accepts. Every check
+answers with a message per field that says what would be valid."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.plugins import registry
+
+from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
+from ..validation import check_bot, check_entrant_count, check_tournament
+from .errors import BadRequest, django_errors
+from .standings import progress, total_matches
+
+# Seeds and ids stay exact in JavaScript (2**53) and in a signed 64-bit column.
+MAX_SEED = 2**53 - 1
+MAX_GAMES_PER_MATCH = 1000
+
+
+# --- the plugin registry ------------------------------------------------------------------
+
+
+class OptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(choices=["choice", "bool", "int", "ladder"])
+    default = serializers.JSONField()
+    help = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+    maximum = serializers.IntegerField(required=False)
+
+
+class VariantSerializer(serializers.Serializer):
+    """A registered variant: its rules summary, option schema and presets."""
+
+    name = serializers.CharField()
+    title = serializers.CharField()
+    players = serializers.ListField(child=serializers.IntegerField())
+    summary = serializers.CharField()
+    options = OptionSerializer(many=True)
+    presets = serializers.DictField(child=serializers.DictField())
+
+
+class BotPluginSerializer(serializers.Serializer):
+    """A registered bot strategy that a Bot names as its `plugin`."""
+
+    name = serializers.CharField()
+    summary = serializers.CharField()
+    plugin = serializers.CharField(help_text="the package (entry point) that registered it")
+
+
+def bot_plugin_json(name: str) -> dict[str, Any]:
+    reg = registry()
+    factory = reg.bots[name]
+    doc = (getattr(factory, "__doc__", None) or "").strip()
+    return {"name": name, "summary": doc.split("\n\n")[0], "plugin": reg.origin[("bot", name)]}
+
+
+# --- players, bots, ratings ---------------------------------------------------------------
+
+
+class RatingBriefSerializer(serializers.ModelSerializer):
+    interval = serializers.FloatField(read_only=True)
+    ordinal = serializers.FloatField(read_only=True)
+    display = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ["variant", "mu", "sigma", "interval", "ordinal", "display", "matches"]
+
+
+class PlayerBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "kind"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    bot = serializers.SerializerMethodField()
+    ratings = RatingBriefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "kind", "bot", "ratings", "created_at"]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_bot(self, player: Player) -> int | None:
+        bot = getattr(player, "bot", None)  # reverse one-to-one: absent for humans
+        return bot.id if bot is not None else None
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    """A leaderboard line: skill mu with uncertainty sigma; `display` is mu ± the 95% interval,
+    and the board is ordered by the conservative `ordinal` (mu - 3 sigma)."""
+
+    player = PlayerBriefSerializer(read_only=True)
+    interval = serializers.FloatField(read_only=True)
+    ordinal = serializers.FloatField(read_only=True)
+    display = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = [
+            "id",
+            "player",
+            "variant",
+            "mu",
+            "sigma",
+            "interval",
+            "ordinal",
+            "display",
+            "matches",
+            "updated_at",
+        ]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    """A bot: a registered plugin with its parameters. Owners change their own bots; a bot that
+    has played keeps its plugin and parameters (make a new version instead)."""
+
+    owner = serializers.CharField(source="owner.username", read_only=True, default=None)
+    player = serializers.PrimaryKeyRelatedField(read_only=True)
+    label = serializers.CharField(read_only=True)
+    params = serializers.JSONField(required=False, help_text="keyword arguments for the bot")
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "version",
+            "label",
+            "plugin",
+            "params",
+            "description",
+            "owner",
+            "player",
+            "is_active",
+            "created_at",
+        ]
+
+    def validate_plugin(self, value: str) -> str:
+        if value not in registry().bots:
+            known = ", ".join(sorted(registry().bots)) or "none"
+            raise serializers.ValidationError(f"unknown bot {value!r}; registered bots: {known}")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        instance: Bot | None = self.instance
+        plugin = attrs.get("plugin", instance.plugin if instance else None)
+        params = attrs.get("params", instance.params if instance else {})
+        if params is None:
+            params = attrs["params"] = {}
+        try:
+            check_bot(plugin, params)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(django_errors(exc)) from None
+        error = try_bot_params(plugin, params)
+        if error:
+            raise serializers.ValidationError({"params": [error]})
+        if instance is not None and instance.entries.exists():
+            changed = [
+                field
+                for field in ("plugin", "params")
+                if field in attrs and attrs[field] != getattr(instance, field)
+            ]
+            if changed:
+                raise serializers.ValidationError(
+                    {
+                        f: ["this bot has played in a tournament: create a new version"]
+                        for f in changed
+                    }
+                )
+        name = attrs.get("name", instance.name if instance else "")
+        version = attrs.get("version", instance.version if instance else "")
+        label = f"{name} v{version}" if version else name
+        taken = Player.objects.filter(name=label)
+        if instance is not None:
+            taken = taken.exclude(pk=instance.player_id)
+        if taken.exists():
+            raise serializers.ValidationError({"name": [f"the player name {label!r} is taken"]})
+        return attrs
+
+    def update(self, instance: Bot, validated_data: dict[str, Any]) -> Bot:
+        with transaction.atomic():
+            bot = super().update(instance, validated_data)
+            if bot.player.name != bot.label:
+                bot.player.name = bot.label
+                bot.player.save(update_fields=["name"])
+        return bot
+
+
+def try_bot_params(plugin: str, params: dict[str, Any]) -> str:
+    """Build the bot once with these parameters, so that a typo is a 400 now rather than a
+    crashed match later. Returns the problem, or ''."""
+    reg = registry()
+    variant = next(iter(sorted(reg.variants)), None)
+    if variant is None:
+        return ""
+    rules = reg.variants[variant].rules()
+    try:
+        reg.bots[plugin](
+            variant=variant,
+            options=rules.options,
+            seat=0,
+            players=reg.variants[variant].players[0],
+            rng=random.Random(0),
+            **params,
+        )
+    except Exception as exc:  # any plugin error is the parameters' fault here
+        return f"the bot {plugin!r} does not accept these parameters: {type(exc).__name__}: {exc}"
+    return ""
+
+
+# --- tournaments and entrants -------------------------------------------------------------
+
+
+class TableSettingsSerializer(serializers.ModelSerializer):
+    """RULES.md section 5: the settings of the tables the tournament's games are played at."""
+
+    turn_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
+    stake = serializers.IntegerField(min_value=0, max_value=10**9, required=False)
+    disconnect_grace_seconds = serializers.IntegerField(
+        min_value=0, max_value=86400, required=False
+    )
+
+    class Meta:
+        model = TableSettings
+        fields = [
+            "turn_seconds",
+            "competitive",
+            "stake",
+            "private",
+            "spectators",
+            "disconnect_grace_seconds",
+        ]
+
+
+class EntrantBotSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Bot
+        fields = ["id", "name", "version", "plugin"]
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    """An entrant: one bot (playing every seat of its side), or a team of 1-2 human players."""
+
+    bot = EntrantBotSerializer(read_only=True)
+    members = PlayerBriefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "tournament", "name", "seed", "bot", "members", "registered_at"]
+
+
+class EntrantInputSerializer(serializers.Serializer):
+    """One entrant to enter: `bot` (a bot id) or `members` (human player ids), not both."""
+
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    bot = serializers.PrimaryKeyRelatedField(
+        queryset=Bot.objects.filter(is_active=True).select_related("player"),
+        required=False,
+        allow_null=True,
+    )
+    members = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.filter(kind=Player.Kind.HUMAN), many=True, required=False
+    )
+    seed = serializers.IntegerField(min_value=1, max_value=100_000, required=False, allow_null=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        bot, members = attrs.get("bot"), attrs.get("members") or []
+        if bool(bot) == bool(members):
+            raise serializers.ValidationError(
+                "an entrant is either a bot (`bot`) or a team of human players (`members`)"
+            )
+        if len(set(m.pk for m in members)) != len(members):
+            raise serializers.ValidationError({"members": ["a player is listed twice"]})
+        if not attrs.get("name"):
+            attrs["name"] = bot.label if bot else " & ".join(m.name for m in members)
+        return attrs
+
+
+class AddEntrantSerializer(EntrantInputSerializer):
+    """Enter one more entrant in a draft tournament."""
+
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        tournament: Tournament = attrs["tournament"]
+        if tournament.status != Tournament.Status.DRAFT:
+            raise serializers.ValidationError(
+                {
+                    "tournament": [
+                        f"entrants can only be added to a draft, this one is {tournament.status}"
+                    ]
+                }
+            )
+        existing = list(tournament.entrants.select_related("bot").prefetch_related("members"))
+        check_entrant_list(tournament, [*existing_as_input(existing), attrs], minimum=False)
+        return attrs
+
+    def create(self, validated_data: dict[str, Any]) -> Entrant:
+        return create_entrants(validated_data["tournament"], [validated_data])[0]
+
+
+def existing_as_input(entrants: list[Entrant]) -> list[dict[str, Any]]:
+    return [
+        {"name": e.name, "bot": e.bot, "members": list(e.members.all()), "seed": e.seed}
+        for e in entrants
+    ]
+
+
+def check_entrant_list(
+    tournament: Tournament, entrants: list[dict[str, Any]], *, minimum: bool = True
+) -> None:
+    """Names, bots and players appear once; team sizes fit the game; enough entrants."""
+    errors: list[str] = []
+    per_side = tournament.players // 2
+    for item in entrants:
+        members = item.get("members") or []
+        if members and len(members) > per_side:
+            errors.append(
+                f"{item['name']!r}: a team in a {tournament.players}-player game has 1 to "
+                f"{per_side} player(s), not {len(members)}"
+            )
+    for label, counts in (
+        ("entrant name", Counter(item["name"] for item in entrants)),
+        ("bot", Counter(item["bot"].label for item in entrants if item.get("bot"))),
+        ("player", Counter(m.name for item in entrants for m in item.get("members") or [])),
+    ):
+        errors += [f"{label} {name!r} is entered twice" for name, n in counts.items() if n > 1]
+    seeds = Counter(item.get("seed") for item in entrants if item.get("seed"))
+    errors += [f"seed {seed} is given twice" for seed, n in seeds.items() if n > 1]
+    if minimum and not errors:
+        try:
+            check_entrant_count(tournament, len(entrants))
+        except DjangoValidationError as exc:
+            errors += exc.messages
+    if errors:
+        raise serializers.ValidationError({"entrants": errors})
+
+
+def create_entrants(tournament: Tournament, entrants: list[dict[str, Any]]) -> list[Entrant]:
+    created = Entrant.objects.bulk_create(
+        [
+            Entrant(
+                tournament=tournament, name=item["name"], bot=item.get("bot"), seed=item.get("seed")
+            )
+            for item in entrants
+        ]
+    )
+    links = [
+        Entrant.members.through(entrant_id=entrant.pk, player_id=member.pk)
+        for entrant, item in zip(created, entrants, strict=True)
+        for member in item.get("members") or []
+    ]
+    Entrant.members.through.objects.bulk_create(links)
+    return created
+
+
+class ProgressSerializer(serializers.Serializer):
+    done = serializers.IntegerField(help_text="matches finished (byes excluded)")
+    total = serializers.IntegerField(allow_null=True, help_text="matches the format will play")
+    percent = serializers.FloatField(allow_null=True)
+
+
+TOURNAMENT_FIELDS = [
+    "id",
+    "name",
+    "variant",
+    "preset",
+    "options",
+    "players",
+    "format",
+    "format_options",
+    "metrics",
+    "games_per_match",
+    "pairs_per_match",
+    "seeding",
+    "seed",
+    "status",
+    "created_at",
+    "started_at",
+    "finished_at",
+]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """A tournament as listed: its settings, table, entrant count and progress."""
+
+    table = serializers.SerializerMethodField()
+    entrant_count = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [*TOURNAMENT_FIELDS, "table", "entrant_count", "progress"]
+
+    @extend_schema_field(TableSettingsSerializer)
+    def get_table(self, tournament: Tournament) -> dict[str, Any]:
+        return TableSettingsSerializer(tournament.table).data
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_entrant_count(self, tournament: Tournament) -> int:
+        count = getattr(tournament, "entrant_count", None)
+        return tournament.entrants.count() if count is None else count
+
+    @extend_schema_field(ProgressSerializer)
+    def get_progress(self, tournament: Tournament) -> dict[str, Any]:
+        done = getattr(tournament, "matches_done", None)
+        if done is None:
+            done = tournament.matches.filter(
+                status=Match.Status.DONE, entrant_b__isnull=False
+            ).count()
+        return progress(done or 0, total_matches(tournament, self.get_entrant_count(tournament)))
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    """A tournament with its entrants."""
+
+    entrants = EntrantSerializer(many=True, read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "entrants"]
+
+
+class TournamentWriteSerializer(serializers.ModelSerializer):
+    """Create (or change, while a draft) a tournament with its entrants and table settings.
+    Rule options are checked against the variant's own schema, format options and metrics
+    against the format's."""
+
+    entrants = EntrantInputSerializer(many=True, required=False)
+    table = TableSettingsSerializer(required=False)
+    seed = serializers.IntegerField(min_value=0, max_value=MAX_SEED, required=False)
+    options = serializers.JSONField(required=False, help_text="rule options, name: value")
+    format_options = serializers.JSONField(required=False)
+    metrics = serializers.JSONField(required=False, help_text="standings tiebreaks in order")
+    games_per_match = serializers.IntegerField(
+        min_value=0, max_value=MAX_GAMES_PER_MATCH, required=False
+    )
+    pairs_per_match = serializers.IntegerField(
+        min_value=0, max_value=MAX_GAMES_PER_MATCH, required=False
+    )
+    players = serializers.IntegerField(required=False, min_value=1, max_value=12)
+
+    class Meta:
+        model = Tournament
+        fields = [f for f in TOURNAMENT_FIELDS if f not in ("id", "status")] + [
+            "id",
+            "status",
+            "entrants",
+            "table",
+        ]
+        read_only_fields = ["id", "status", "created_at", "started_at", "finished_at"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        instance: Tournament | None = self.instance
+        if instance is not None and instance.status != Tournament.Status.DRAFT:
+            raise BadRequest(f"only a draft can be changed; this tournament is {instance.status}")
+        if attrs.get("options") is None:
+            attrs.pop("options", None)
+        if attrs.get("format_options") is None:
+            attrs.pop("format_options", None)
+        if attrs.get("metrics") is None:
+            attrs.pop("metrics", None)
+        candidate = Tournament(
+            **{
+                field: attrs.get(field, getattr(instance, field) if instance else None)
+                for field in (
+                    "name",
+                    "variant",
+                    "preset",
+                    "options",
+                    "players",
+                    "format",
+                    "format_options",
+                    "metrics",
+                    "games_per_match",
+                    "pairs_per_match",
+                    "seeding",
+                )
+                if field in attrs or instance is not None
+            }
+        )
+        try:
+            check_tournament(candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(django_errors(exc)) from None
+        if not isinstance(candidate.metrics, list):
+            raise serializers.ValidationError({"metrics": ["must be a list of metric names"]})
+        entrants = attrs.get("entrants")
+        if entrants is None and instance is None:
+            raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
+        if entrants is not None:
+            check_entrant_list(candidate, entrants)
+        return attrs
+
+    def create(self, validated_data: dict[str, Any]) -> Tournament:
+        entrants = validated_data.pop("entrants")
+        table = validated_data.pop("table", {})
+        with transaction.atomic():
+            tournament = Tournament.objects.create(**validated_data)
+            TableSettings.objects.create(tournament=tournament, **table)
+            create_entrants(tournament, entrants)
+        return tournament
+
+    def update(self, instance: Tournament, validated_data: dict[str, Any]) -> Tournament:
+        entrants = validated_data.pop("entrants", None)
+        table = validated_data.pop("table", None)
+        with transaction.atomic():
+            tournament = super().update(instance, validated_data)
+            if table is not None:
+                TableSettings.objects.update_or_create(tournament=tournament, defaults=table)
+            if entrants is not None:
+                tournament.entrants.all().delete()
+                create_entrants(tournament, entrants)
+        return tournament
+
+    def to_representation(self, instance: Tournament) -> dict[str, Any]:
+        return TournamentDetailSerializer(instance, context=self.context).data
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    matches = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = ["id", "tournament", "number", "status", "started_at", "finished_at", "matches"]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_matches(self, round_: Round) -> int:
+        count = getattr(round_, "match_count", None)
+        return round_.matches.count() if count is None else count
+
+
+class EntrantBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Entrant
+        fields = ["id", "name", "seed"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A match between two entrants (`entrant_b` null: a bye) and its result. A match with
+    human players is played through /api/play/; its cards in play are never shown here."""
+
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    entrant_a = EntrantBriefSerializer(read_only=True)
+    entrant_b = EntrantBriefSerializer(read_only=True, allow_null=True)
+    winner = EntrantBriefSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "tournament",
+            "round",
+            "key",
+            "entrant_a",
+            "entrant_b",
+            "status",
+            "attempts",
+            "worker",
+            "error",
+            "winner",
+            "wins_a",
+            "wins_b",
+            "points_a",
+            "points_b",
+            "games_played",
+            "terminations",
+            "summary",
+            "queued_at",
+            "started_at",
+            "finished_at",
+        ]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game of a match, without its record (see the game's detail or /record/)."""
+
+    tournament = serializers.IntegerField(source="match.tournament_id", read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "match",
+            "tournament",
+            "index",
+            "pair",
+            "a_team",
+            "seed",
+            "score_a",
+            "score_b",
+            "winner_side",
+            "termination",
+            "fault_seat",
+            "hands",
+            "actions",
+        ]
+
+
+class GameDetailSerializer(GameSerializer):
+    """A game with its record (RECORDS.md, format truco-record/1)."""
+
+    record = serializers.JSONField(read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = [*GameSerializer.Meta.fields, "record"]
+
+
+class ReplayFrameSerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    action = serializers.CharField(allow_null=True)
+    view = serializers.DictField(help_text="what a spectator sees; every card once finished")
+
+
+class ReplaySerializer(serializers.Serializer):
+    """A recorded game step by step, for the replay viewer."""
+
+    game = serializers.IntegerField()
+    record = serializers.JSONField()
+    frames = ReplayFrameSerializer(many=True)
+    summary = serializers.DictField(help_text="as `python -m engine replay` prints it")
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entrant = EntrantBriefSerializer()
+    values = serializers.DictField(child=serializers.FloatField())
+    rating = serializers.CharField(help_text="mu ± interval of its players; '' if unrated")
+
+
+class StandingsSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    format = serializers.CharField()
+    metrics = serializers.ListField(child=serializers.CharField())
+    progress = ProgressSerializer()
+    rows = StandingRowSerializer(many=True)
+
+
+class BracketSlotSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    round = serializers.IntegerField()
+    match = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField(help_text="a match status, or `waiting` for its players")
+    a = EntrantBriefSerializer(allow_null=True)
+    b = EntrantBriefSerializer(allow_null=True)
+    a_label = serializers.CharField()
+    b_label = serializers.CharField()
+    winner = serializers.IntegerField(allow_null=True)
+    wins = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.ListField(child=serializers.IntegerField())
+    games_played = serializers.IntegerField()
+    is_bye = serializers.BooleanField()
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    matches = BracketSlotSerializer(many=True)
+
+
+class BracketSectionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    rounds = BracketRoundSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    format = serializers.CharField()
+    kind = serializers.CharField(help_text="`bracket` (elimination) or `rounds` (leagues)")
+    sections = BracketSectionSerializer(many=True)
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()

@@ -1,0 +1,86 @@
+"""The standings of a tournament as the API serves them, cached per tournament.
+
+The cache key carries a version read in one cheap query (how many matches are done and when the
+last one finished), so a finished or re-run match makes the next request recompute: nothing has
+to remember to invalidate it. A draft is never cached (its entrants may still change).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Q
+
+from ..formats import FORMATS, FormatError
+from ..models import Match, Tournament
+from ..scheduling import expected_matches, format_options, standings
+
+CACHE_SECONDS = 300
+
+
+def results_version(tournament: Tournament) -> tuple[int, int, str]:
+    """(matches done, of which played (byes excluded), last finish): changes with every result."""
+    found = Match.objects.filter(tournament=tournament, status=Match.Status.DONE).aggregate(
+        done=Count("id"),
+        played=Count("id", filter=Q(entrant_b__isnull=False)),
+        last=Max("finished_at"),
+    )
+    last = found["last"].isoformat() if found["last"] else ""
+    return found["done"], found["played"], last
+
+
+def resolved_metrics(tournament: Tournament) -> list[str]:
+    try:
+        return list(
+            FORMATS[tournament.format].resolve_options(format_options(tournament))["metrics"]
+        )
+    except (KeyError, FormatError):
+        return list(tournament.metrics or [])
+
+
+def total_matches(tournament: Tournament, entrants: int) -> int | None:
+    try:
+        return expected_matches(tournament, entrants)
+    except (KeyError, FormatError, ValueError):
+        return None
+
+
+def progress(done: int, total: int | None) -> dict[str, Any]:
+    percent = None
+    if total:
+        percent = round(100 * min(done, total) / total, 1)
+    return {"done": done, "total": total, "percent": percent}
+
+
+def compute(tournament: Tournament, played: int) -> dict[str, Any]:
+    rows = standings(tournament)
+    return {
+        "tournament": tournament.pk,
+        "name": tournament.name,
+        "status": tournament.status,
+        "format": tournament.format,
+        "metrics": resolved_metrics(tournament),
+        "progress": progress(played, total_matches(tournament, len(rows))),
+        "rows": [
+            {
+                "rank": row.rank,
+                "entrant": {"id": row.entrant_id, "name": row.name},
+                "values": row.values,
+                "rating": row.rating,
+            }
+            for row in rows
+        ],
+    }
+
+
+def standings_payload(tournament: Tournament) -> dict[str, Any]:
+    done, played, last = results_version(tournament)
+    if tournament.status == Tournament.Status.DRAFT:
+        return compute(tournament, played)
+    key = f"truco:standings:{tournament.pk}:{tournament.status}:{done}:{last}"
+    payload = cache.get(key)
+    if payload is None:
+        payload = compute(tournament, played)
+        cache.set(key, payload, CACHE_SECONDS)
+    return payload

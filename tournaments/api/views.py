@@ -1,0 +1,387 @@
+"""The API's views. Reading is open to everyone; tournaments are managed by staff, bots by their
+owners. Every list is paginated and filterable, and built in a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.decorators import action
+from rest_framework.filters import OrderingFilter, SearchFilter
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from engine.plugins import registry
+from play.public_view import replay_frames
+
+from .. import lifecycle
+from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
+from . import filters, serializers
+from .bracket import bracket_payload
+from .errors import BadRequest, FriendlyErrorsMixin
+from .permissions import IsOwnerOrStaffOrReadOnly, IsStaffOrReadOnly
+from .standings import standings_payload
+
+# Ids in URLs are numbers that fit the database: anything else is a 404, never a 500.
+ID = r"[0-9]{1,18}"
+
+
+class ApiMixin(FriendlyErrorsMixin):
+    authentication_classes = [SessionAuthentication, TokenAuthentication]
+    filter_backends = [DjangoFilterBackend, SearchFilter, OrderingFilter]
+    lookup_value_regex = ID
+
+
+NAME = OpenApiParameter("name", str, OpenApiParameter.PATH, description="its registered name")
+
+
+# --- the registry -------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Registered variants with their option schemas and presets"),
+    retrieve=extend_schema(summary="One variant", parameters=[NAME]),
+)
+class VariantViewSet(ApiMixin, viewsets.ViewSet):
+    permission_classes = [AllowAny]
+    filter_backends = []
+    serializer_class = serializers.VariantSerializer
+    lookup_field = "name"
+    lookup_value_regex = r"[^/]{1,100}"
+
+    def list(self, request):
+        variants = [v.describe() for _, v in sorted(registry().variants.items())]
+        return Response(serializers.VariantSerializer(variants, many=True).data)
+
+    def retrieve(self, request, name=None):
+        variant = registry().variants.get(name)
+        if variant is None:
+            raise Http404(f"no variant {name!r}")
+        return Response(serializers.VariantSerializer(variant.describe()).data)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Registered bot strategies (what a bot's `plugin` may name)"),
+    retrieve=extend_schema(summary="One bot strategy", parameters=[NAME]),
+)
+class BotPluginViewSet(ApiMixin, viewsets.ViewSet):
+    permission_classes = [AllowAny]
+    filter_backends = []
+    serializer_class = serializers.BotPluginSerializer
+    lookup_field = "name"
+    lookup_value_regex = r"[^/]{1,100}"
+
+    def list(self, request):
+        plugins = [serializers.bot_plugin_json(name) for name in sorted(registry().bots)]
+        return Response(serializers.BotPluginSerializer(plugins, many=True).data)
+
+    def retrieve(self, request, name=None):
+        if name not in registry().bots:
+            raise Http404(f"no bot {name!r}")
+        return Response(serializers.BotPluginSerializer(serializers.bot_plugin_json(name)).data)
+
+
+# --- players, bots, ratings ---------------------------------------------------------------
+
+
+class PlayerViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    """Everyone who is rated: human players and bots."""
+
+    queryset = Player.objects.select_related("bot").prefetch_related("ratings").order_by("name")
+    serializer_class = serializers.PlayerSerializer
+    filterset_class = filters.PlayerFilter
+    search_fields = ["name"]
+    ordering_fields = ["name", "created_at"]
+
+
+class BotViewSet(ApiMixin, viewsets.ModelViewSet):
+    """Bots: a registered plugin with its parameters. Anyone reads; a signed-in user creates
+    bots (owning them); owners and staff change or delete them."""
+
+    queryset = Bot.objects.select_related("owner", "player").order_by("name", "version")
+    serializer_class = serializers.BotSerializer
+    permission_classes = [IsOwnerOrStaffOrReadOnly]
+    filterset_class = filters.BotFilter
+    search_fields = ["name", "plugin", "description"]
+    ordering_fields = ["name", "created_at"]
+
+    def perform_create(self, serializer):
+        serializer.save(owner=self.request.user)
+
+    def perform_destroy(self, instance: Bot):
+        if instance.entries.exists():
+            raise BadRequest("this bot has played in a tournament; deactivate it instead")
+        player = instance.player
+        instance.delete()
+        player.delete()
+
+
+class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    """The leaderboard: ratings per variant, best first by the conservative ordinal."""
+
+    queryset = (
+        Rating.objects.select_related("player")
+        .annotate(conservative=F("mu") - 3 * F("sigma"))
+        .order_by("variant", "-conservative", "player__name")
+    )
+    serializer_class = serializers.RatingSerializer
+    filterset_class = filters.RatingFilter
+    search_fields = ["player__name"]
+    ordering_fields = ["mu", "sigma", "matches", "conservative"]
+
+
+# --- tournaments --------------------------------------------------------------------------
+
+
+def count_of(model, **where):
+    """A correlated count, so that several counts do not multiply each other's rows."""
+    return Coalesce(
+        Subquery(
+            model.objects.filter(**where)
+            .order_by()
+            .values("tournament")
+            .annotate(n=Count("id"))
+            .values("n")[:1],
+            output_field=IntegerField(),
+        ),
+        0,
+    )
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Tournaments, newest first"),
+    retrieve=extend_schema(summary="A tournament with its entrants"),
+    create=extend_schema(
+        summary="Create a tournament with its entrants (staff)",
+        request=serializers.TournamentWriteSerializer,
+        responses={201: serializers.TournamentDetailSerializer},
+    ),
+    update=extend_schema(
+        summary="Change a draft tournament (staff)",
+        request=serializers.TournamentWriteSerializer,
+        responses=serializers.TournamentDetailSerializer,
+    ),
+    partial_update=extend_schema(
+        summary="Change a draft tournament (staff)",
+        request=serializers.TournamentWriteSerializer,
+        responses=serializers.TournamentDetailSerializer,
+    ),
+    destroy=extend_schema(summary="Delete a tournament that is not running (staff)"),
+)
+class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
+    permission_classes = [IsStaffOrReadOnly]
+    filterset_class = filters.TournamentFilter
+    search_fields = ["name", "variant"]
+    ordering_fields = ["created_at", "name", "status"]
+
+    def get_queryset(self):
+        queryset = (
+            Tournament.objects.select_related("table_settings")
+            .annotate(
+                entrant_count=count_of(Entrant, tournament=OuterRef("pk")),
+                matches_done=count_of(
+                    Match,
+                    tournament=OuterRef("pk"),
+                    status=Match.Status.DONE,
+                    entrant_b__isnull=False,
+                ),
+            )
+            .order_by("-created_at", "-id")
+        )
+        if self.action in ("retrieve", "update", "partial_update", "create"):
+            queryset = queryset.prefetch_related(
+                Prefetch(
+                    "entrants",
+                    Entrant.objects.select_related("bot").prefetch_related("members"),
+                )
+            )
+        return queryset
+
+    def get_serializer_class(self):
+        if self.action in ("create", "update", "partial_update"):
+            return serializers.TournamentWriteSerializer
+        if self.action == "retrieve":
+            return serializers.TournamentDetailSerializer
+        return serializers.TournamentSerializer
+
+    def perform_create(self, serializer):
+        serializer.save(created_by=self.request.user)
+
+    def perform_destroy(self, instance: Tournament):
+        if instance.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+            raise BadRequest(f"the tournament is {instance.status}: cancel it first")
+        instance.delete()
+
+    def _lifecycle(self, request, operation):
+        tournament = self.get_object()
+        operation(tournament)
+        return Response(self.get_serializer(self.get_queryset().get(pk=tournament.pk)).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        summary="Start a draft: fix the seeds and schedule the first round (staff)",
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        return self._lifecycle(request, lifecycle.start)
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        summary="Pause: matches being played finish, nothing new starts (staff)",
+    )
+    @action(detail=True, methods=["post"])
+    def pause(self, request, pk=None):
+        return self._lifecycle(request, lifecycle.pause)
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        summary="Resume a paused tournament (staff)",
+    )
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        return self._lifecycle(request, lifecycle.resume)
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        summary="Cancel for good: unfinished matches are cancelled (staff)",
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        return self._lifecycle(request, lifecycle.cancel)
+
+    @extend_schema(responses=serializers.StandingsSerializer, summary="Standings")
+    @action(detail=True, methods=["get"], permission_classes=[AllowAny])
+    def standings(self, request, pk=None):
+        tournament = self._plain_object()
+        return Response(standings_payload(tournament))
+
+    @extend_schema(
+        responses=serializers.BracketSerializer,
+        summary="The bracket (elimination) or the rounds (leagues) with their matches",
+    )
+    @action(detail=True, methods=["get"], permission_classes=[AllowAny])
+    def bracket(self, request, pk=None):
+        return Response(bracket_payload(self._plain_object()))
+
+    def _plain_object(self) -> Tournament:
+        """The tournament alone, without the list's annotations (one cheap query)."""
+        try:
+            return Tournament.objects.get(pk=self.kwargs["pk"])
+        except Tournament.DoesNotExist:
+            raise Http404("no such tournament") from None
+
+
+class EntrantViewSet(
+    ApiMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Entrants of tournaments; staff add and remove them while a tournament is a draft."""
+
+    queryset = (
+        Entrant.objects.select_related("bot")
+        .prefetch_related("members")
+        .order_by("tournament", "seed", "id")
+    )
+    permission_classes = [IsStaffOrReadOnly]
+    filterset_class = filters.EntrantFilter
+    search_fields = ["name"]
+
+    def get_serializer_class(self):
+        if self.action == "create":
+            return serializers.AddEntrantSerializer
+        return serializers.EntrantSerializer
+
+    @extend_schema(
+        request=serializers.AddEntrantSerializer, responses={201: serializers.EntrantSerializer}
+    )
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entrant = serializer.save()
+        entrant = self.get_queryset().get(pk=entrant.pk)
+        return Response(serializers.EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Entrant):
+        if instance.tournament.status != Tournament.Status.DRAFT:
+            raise BadRequest("entrants can only be removed from a draft tournament")
+        instance.delete()
+
+
+class RoundViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = Round.objects.annotate(match_count=Count("matches")).order_by("tournament", "number")
+    serializer_class = serializers.RoundSerializer
+    filterset_class = filters.RoundFilter
+
+
+class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = Match.objects.select_related("round", "entrant_a", "entrant_b", "winner").order_by(
+        "tournament", "round__number", "id"
+    )
+    serializer_class = serializers.MatchSerializer
+    filterset_class = filters.MatchFilter
+    search_fields = ["key", "entrant_a__name", "entrant_b__name"]
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.MatchSerializer, 400: serializers.DetailSerializer},
+        summary="Play a failed match again, or a finished one nothing was built on yet (staff)",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsStaffOrReadOnly])
+    def rerun(self, request, pk=None):
+        match = self.get_object()
+        lifecycle.rerun_match(match)
+        return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Games, without their records"),
+    retrieve=extend_schema(summary="A game with its record"),
+)
+class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = Game.objects.select_related("match").order_by("match_id", "index")
+    filterset_class = filters.GameFilter
+    ordering_fields = ["index", "score_a", "score_b", "actions"]
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "list":
+            queryset = queryset.defer("record")  # records are large; the list does not show them
+        return queryset
+
+    def get_serializer_class(self):
+        if self.action == "list":
+            return serializers.GameSerializer
+        return serializers.GameDetailSerializer
+
+    @extend_schema(
+        responses={(200, "application/json"): dict},
+        summary="The game record alone (RECORDS.md), as a file to download",
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request, pk=None):
+        game = self.get_object()
+        response = Response(game.record)
+        response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+        return response
+
+    @extend_schema(
+        responses=serializers.ReplaySerializer,
+        summary="The game step by step, every card shown (the game is over)",
+    )
+    @action(detail=True, methods=["get"])
+    def replay(self, request, pk=None):
+        game = self.get_object()
+        frames = replay_frames(game.record, reveal=True)
+        return Response({"game": game.pk, "record": game.record, **frames})
