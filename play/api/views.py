@@ -135,7 +135,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
 
 
 def my_matches(player: Player, limit: int = 50) -> list[dict]:
-    members = Prefetch("members", Player.objects.only("id", "name"))
+    members = Player.objects.only("id", "name")
     matches = (
         Match.objects.filter(
             Q(entrant_a__members=player) | Q(entrant_b__members=player),

@@ -1,0 +1,286 @@
+"""Humans play their matches through /api/play/: bots play up to the human's decision; a human
+sees only their own seat and acts only for it, with its legal actions; the turn timer and the
+disconnection grace of RULES.md section 5; the match is recorded like any other at its end."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from play.models import LiveMatch, Presence
+from play.services import advance
+from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
+from tests.surface import client_for
+from tournaments import lifecycle
+from tournaments.models import Entrant, Game, Match, TableSettings, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def human_vs_bot(*, games=1, players=2, team=1, **table):
+    tournament = TournamentFactory(
+        games_per_match=games,
+        players=players,
+        table__turn_seconds=30,
+        **{f"table__{k}": v for k, v in table.items()},
+    )
+    humans = [PlayerFactory() for _ in range(team)]
+    human_entrant(tournament, *humans)
+    bot = BotFactory(plugin="random")
+    Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    return match, humans
+
+
+def opponent_cards(match: Match, mine: list[int]) -> set[str]:
+    from play.services import load
+
+    live_table = load(Match.objects.get(pk=match.pk))
+    state = live_table.game.state
+    return {
+        c
+        for seat, hand in enumerate(state.hands)
+        if seat not in mine
+        for c in hand
+        if c is not None
+    }
+
+
+def strings(value) -> set[str]:
+    if isinstance(value, str):
+        return set(value.split())
+    if isinstance(value, dict):
+        return {t for v in value.values() for t in strings(v)}
+    if isinstance(value, list):
+        return {t for v in value for t in strings(v)}
+    return set()
+
+
+def open_match(match, player):
+    client = client_for(player.user)
+    response = client.post(f"/api/play/matches/{match.pk}/open/")
+    assert response.status_code == 200, response.json()
+    return client, response.json()
+
+
+def test_a_human_match_waits_for_its_human_and_bots_play_up_to_their_decision():
+    match, (human,) = human_vs_bot()
+    assert match.status == Match.Status.PENDING  # workers leave it alone
+    client, state = open_match(match, human)
+    assert state["status"] == "running" and state["waiting"] == "human"
+    assert state["your_turn"] is True
+    assert list(state["observations"]) == [str(state["to_act"])]
+    observation = state["observations"][str(state["to_act"])]
+    assert observation["legal"] and len(observation["hand"]) == 3
+
+
+def test_nobody_sees_the_cards_of_a_seat_that_is_not_theirs(api):
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    hidden = opponent_cards(match, state["you"])
+    assert hidden and not hidden & strings(state)
+    spectator = api.get(f"/api/play/matches/{match.pk}/").json()
+    assert spectator["observations"] == {} and spectator["you"] == []
+    assert not (hidden | set(state["observations"][str(state["you"][0])]["hand"])) & strings(
+        spectator
+    )
+    assert "live_record" not in api.get(f"/api/matches/{match.pk}/").json()
+
+
+def test_an_action_must_be_legal_for_the_humans_own_seat():
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    refused = client.post(f"/api/play/matches/{match.pk}/act/", {"action": "play 9z"})
+    assert refused.status_code == 400
+    assert "legal actions" in refused.json()["detail"]
+    legal = state["observations"][str(state["to_act"])]["legal"]
+    ok = client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0]})
+    assert ok.status_code == 200
+    live = LiveMatch.objects.get(match=match)
+    assert [state["to_act"], legal[0]] in live.actions
+
+
+def test_nobody_acts_for_a_seat_that_is_not_theirs(api):
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    bot_seat = 1 - state["you"][0]
+    wrong_seat = client.post(
+        f"/api/play/matches/{match.pk}/act/", {"action": "truco", "seat": bot_seat}
+    )
+    assert wrong_seat.status_code == 403
+    stranger = client_for(PlayerFactory().user)
+    assert (
+        stranger.post(f"/api/play/matches/{match.pk}/act/", {"action": "truco"}).status_code == 403
+    )
+    assert stranger.post(f"/api/play/matches/{match.pk}/open/").status_code == 403
+    assert api.post(f"/api/play/matches/{match.pk}/act/", {"action": "truco"}).status_code in (
+        401,
+        403,
+    )
+
+
+def test_a_human_plays_the_match_to_its_end_and_it_is_recorded():
+    match, (human,) = human_vs_bot(games=2)
+    client, state = open_match(match, human)
+    for _ in range(500):
+        if state["status"] == "done":
+            break
+        seat = str(state["to_act"])
+        state = client.post(
+            f"/api/play/matches/{match.pk}/act/",
+            {"action": state["observations"][seat]["legal"][0]},
+        ).json()
+    match.refresh_from_db()
+    assert match.status == Match.Status.DONE and match.winner_id is not None
+    assert Game.objects.filter(match=match).count() == match.games_played >= 2
+    assert match.tournament.__class__.objects.get(pk=match.tournament_id).status == "done"
+    assert state["result"]["winner"] == match.winner_id
+    assert len(state["games"]) == match.games_played
+    record = Game.objects.filter(match=match).first().record
+    assert record["format"] == "truco-record/1"
+
+
+def test_turn_seconds_run_out_and_the_game_plays_for_the_human(api):
+    from play.services import load
+
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    seat = state["to_act"]
+    game = load(Match.objects.get(pk=match.pk)).game
+    expected = game.state.rules.default_action(game.state)
+    live = LiveMatch.objects.get(match=match)
+    before = live.ply
+    LiveMatch.objects.filter(pk=live.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    api.get(f"/api/play/matches/{match.pk}/")  # any request notices the expired turn
+    live.refresh_from_db()
+    assert live.actions[before] == [seat, expected]
+    assert seat in live.auto_played
+
+
+def test_the_turn_timer_is_set_from_the_table_settings():
+    match, (human,) = human_vs_bot()
+    TableSettings.objects.filter(tournament=match.tournament).update(turn_seconds=45)
+    client, state = open_match(match, human)
+    assert 40 < state["seconds_left"] <= 45
+
+
+def test_a_disconnected_human_is_replaced_by_a_robot_after_the_grace():
+    match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
+    open_match(match, human)
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
+    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago)
+    advance(match.pk)  # the robot plays every decision of the absent human: the match ends
+    match.refresh_from_db()
+    assert match.status == Match.Status.DONE
+
+
+def test_a_team_of_one_in_a_2v2_gets_a_robot_partner():
+    match, (human,) = human_vs_bot(players=4, team=1)
+    client, state = open_match(match, human)
+    mine = [s for s in state["seats"] if s["you"]]
+    partner = [s for s in state["seats"] if s["team"] == mine[0]["team"] and not s["you"]]
+    assert len(mine) == 1 and partner[0]["kind"] == "bot" and "robot" in partner[0]["name"]
+    assert state["waiting"] == "human"
+
+
+def test_two_humans_each_see_and_act_for_their_own_seat_only():
+    tournament = TournamentFactory(games_per_match=1)
+    ana, bea = PlayerFactory(), PlayerFactory()
+    human_entrant(tournament, ana)
+    human_entrant(tournament, bea)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    ana_client, ana_state = open_match(match, ana)
+    bea_client = client_for(bea.user)
+    bea_state = bea_client.get(f"/api/play/matches/{match.pk}/").json()
+    assert ana_state["you"] != bea_state["you"]
+    to_act = ana_state["to_act"]
+    mover, waiter = (
+        (ana_client, bea_client) if to_act in ana_state["you"] else (bea_client, ana_client)
+    )
+    state = mover.get(f"/api/play/matches/{match.pk}/").json()
+    action = state["observations"][str(to_act)]["legal"][0]
+    assert waiter.post(f"/api/play/matches/{match.pk}/act/", {"action": action}).status_code in (
+        403,
+        409,
+    )
+    assert mover.post(f"/api/play/matches/{match.pk}/act/", {"action": action}).status_code == 200
+
+
+def test_a_table_closed_to_spectators_shows_nothing_to_strangers(api):
+    match, (human,) = human_vs_bot(spectators=False)
+    open_match(match, human)
+    assert api.get(f"/api/play/matches/{match.pk}/").status_code == 403
+    assert client_for(human.user).get(f"/api/play/matches/{match.pk}/").status_code == 200
+
+
+def test_a_practice_game_against_a_bot(user_api, user):
+    response = user_api.post(
+        "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    state = response.json()
+    assert state["waiting"] == "human" and state["your_turn"]
+    tournament = Tournament.objects.get(pk=state["tournament"]["id"])
+    assert tournament.table.competitive is False
+    mine = user_api.get("/api/play/matches/").json()
+    assert mine[0]["match"] == state["match"] and mine[0]["your_turn"] is True
+
+
+def test_a_practice_game_with_bad_settings_is_a_400(user_api):
+    unknown_bot = user_api.post("/api/play/quick/", {"variant": "paulista", "bot": "nobody"})
+    assert unknown_bot.status_code == 400 and "bot" in unknown_bot.json()
+    bad_variant = user_api.post("/api/play/quick/", {"variant": "chess", "bot": "random"})
+    assert bad_variant.status_code == 400 and "variant" in bad_variant.json()
+
+
+def test_a_bot_match_cannot_be_opened_by_humans(user_api):
+    tournament = TournamentFactory(games_per_match=1)
+    for _ in range(2):
+        bot = BotFactory()
+        Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    response = user_api.post(f"/api/play/matches/{match.pk}/open/")
+    assert response.status_code == 400 and "no human seats" in response.json()["detail"]
+
+
+def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
+    settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.TRUCO_PLAY_INLINE = False
+    sent = []
+    monkeypatch.setattr(
+        "play.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
+    )
+    monkeypatch.setattr("play.tasks.expire_turn.apply_async", lambda **kwargs: None)
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    legal = state["observations"][str(state["to_act"])]["legal"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0]})
+    assert response.status_code == 200
+    assert sent == [match.pk]
+    assert LiveMatch.objects.get(match=match).waiting == "bots"
+    advance(match.pk)  # what the task does
+    live = LiveMatch.objects.get(match=match)
+    assert live.waiting in ("human", "done")
+
+
+def test_a_late_timer_changes_nothing_once_the_decision_was_taken():
+    from play.services import expire
+
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    live = LiveMatch.objects.get(match=match)
+    game_no, ply = live.game_no, live.ply
+    legal = state["observations"][str(state["to_act"])]["legal"]
+    client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0]})
+    LiveMatch.objects.filter(pk=live.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
+    actions = LiveMatch.objects.get(pk=live.pk).actions
+    assert expire(match.pk, game_no, ply) is False
+    assert LiveMatch.objects.get(pk=live.pk).actions == actions
