@@ -44,7 +44,8 @@ class Node:
         self.visits = 0
         self.value = 0.0
         self.available = 0
-        self.children: dict[str, Node] = {}
+        # My actions by their string; other seats' actions by (seat, what I saw of it).
+        self.children: dict = {}
 
 
 class MctsBot(Bot):
@@ -64,9 +65,23 @@ class MctsBot(Bot):
         self.exploration = exploration
         self.policy = HeuristicPolicy()
         self.last_iterations = 0  # for benchmarks and tests: the walks of the last decision
+        self.hand_start: tuple[int, tuple[int, int]] | None = None  # (hand_no, score then)
+
+    def on_hand_end(self, observation: Observation) -> None:
+        # The notice shows the next hand before anyone acted: its score is where it starts,
+        # which tells the world sampler what was scored in the hand (envido) and what before.
+        self.hand_start = (observation.hand_no, observation.score)
+
+    def start_score(self, observation: Observation) -> tuple[int, int] | None:
+        if not observation.history and not observation.tricks:
+            self.hand_start = (observation.hand_no, observation.score)
+        if self.hand_start is not None and self.hand_start[0] == observation.hand_no:
+            return self.hand_start[1]
+        return None
 
     def act(self, observation: Observation) -> str:
         legal = observation.legal
+        hand_start = self.start_score(observation)
         if len(legal) == 1:
             return legal[0]
         started = time.perf_counter()
@@ -74,7 +89,7 @@ class MctsBot(Bot):
         deadline = None
         if self.time_ms is not None:
             deadline = started + max(0.0, self.time_ms / 1000.0 - MARGIN_S)
-        sampler = WorldSampler(observation)
+        sampler = WorldSampler(observation, hand_start)
         root = Node()
         table = win_table(rules)
         team = observation.team
@@ -136,7 +151,8 @@ class MctsBot(Bot):
             state = state.apply(action)
             if expanding:
                 # What I saw of another seat's action leads to my next decision point.
-                seen = state.log[-1][1] if state.hand_no == 0 and state.log else action
+                # (Keyed with the seat: which seat acts next can differ between worlds.)
+                seen = (seat, state.log[-1][1] if state.hand_no == 0 and state.log else action)
                 child = node.children.get(seen)
                 if child is None:
                     child = node.children[seen] = Node()

@@ -14,7 +14,7 @@ the world stops at the end of the hand, where the search evaluates the score.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.deals import Deal, FixedDeals
 from engine.errors import TrucoError
@@ -22,15 +22,29 @@ from engine.observation import Observation
 from engine.plugins import get_variant
 from engine.state import GameState
 
-from .knowledge import card_tokens, deck_set, rules_for
+from .knowledge import card_tokens, deck_set, envido_points, rules_for
 
 BLIND_PREFIX = "#"
+# Observation fields about earlier hands: a world starts at the current hand, so it cannot
+# reproduce them, and the cards they name are back in the deck.
+PAST_FIELDS = frozenset({"hand_no", "previous_hand"})
+# Deals for which the start of the hand's score is searched before assuming nothing was scored
+# in this hand yet (each search replays the hand once per candidate score).
+MAX_START_SEARCHES = 8
+
+
+def present(obs: Observation) -> tuple:
+    """The observation without what it says about earlier hands."""
+    return tuple(v for k, v in zip(obs._fields, obs, strict=True) if k not in PAST_FIELDS)
 
 
 class WorldSampler:
-    """Draws worlds consistent with `obs`; `sample(rng)` returns a state or None."""
+    """Draws worlds consistent with `obs`; `sample(rng)` returns a state or None.
 
-    def __init__(self, obs: Observation):
+    `hand_start_score`, when the caller knows it (a bot remembers the score its hand-end
+    notice showed), is the score when this hand began; without it the sampler works it out."""
+
+    def __init__(self, obs: Observation, hand_start_score: tuple[int, int] | None = None):
         self.obs = obs
         self.variant = get_variant(obs.variant)
         self.rules = rules_for(obs)
@@ -39,12 +53,16 @@ class WorldSampler:
         self.players = obs.players
         self.blind = bool(obs.hand) and obs.hand[0].startswith(BLIND_PREFIX)
         self.extra_count = self.variant.extra_cards(self.rules, obs.players)
-        self.expected = obs._replace(hand_no=0)
-        self.start = obs.score
+        self.expected = present(obs)
+        # The score when this hand began, once known.
+        self.start: tuple[int, int] | None = hand_start_score
+        self.searches = 0
         self._known_slots = self._fixed_cards()
-        seen = card_tokens(obs._asdict(), self.deck)
+        now = {k: v for k, v in obs._asdict().items() if k not in PAST_FIELDS}
+        seen = card_tokens(now, self.deck)
         fixed = {c for slots in self._known_slots for c in slots if c is not None}
         self.pool = sorted(self.deck - seen - fixed)
+        self.constraints = revealed_constraints(obs.extra, self.players)
         self.attempts = 0
         self.accepted = 0
 
@@ -84,14 +102,17 @@ class WorldSampler:
 
     # --- sampling --------------------------------------------------------------------------
     def deal(self, rng: random.Random) -> Deal:
-        pool = self.pool[:]
-        rng.shuffle(pool)
-        hands = []
-        for known in self._known_slots:
-            hand = []
-            for card in known:
-                hand.append(card if card is not None else pool.pop())
-            hands.append(tuple(hand))
+        for _ in range(200):
+            pool = self.pool[:]
+            rng.shuffle(pool)
+            hands = []
+            for known in self._known_slots:
+                hand = []
+                for card in known:
+                    hand.append(card if card is not None else pool.pop())
+                hands.append(tuple(hand))
+            if all(check(hands[seat]) for seat, check in self.constraints):
+                break
         extra = tuple(pool.pop() for _ in range(self.extra_count)) if self.extra_count else ()
         return Deal(tuple(hands), self.obs.vira, extra)
 
@@ -105,23 +126,54 @@ class WorldSampler:
         return None
 
     def _try(self, deal: Deal, rng: random.Random) -> GameState | None:
-        start = self.start
-        for _ in range(2):
-            state = self._replay(deal, start, rng)
-            if state is None:
-                return None
-            # Points already scored in this hand (an envido, a flor) are in the observed score:
-            # start the world that much lower so that the replay scores them again.
-            gained = (state.score[0] - start[0], state.score[1] - start[1])
-            if gained == (0, 0) or start != self.start:
-                break
-            start = (self.start[0] - gained[0], self.start[1] - gained[1])
-            if min(start) < 0:
-                return None
-        if state.score != self.obs.score:
+        if self.start is not None:
+            return self._check(self._replay(deal, self.start, rng))
+        observed = self.obs.score
+        state = self._replay(deal, observed, rng)
+        gained = None
+        if state is not None:
+            gained = (state.score[0] - observed[0], state.score[1] - observed[1])
+            if gained == (0, 0):
+                return self._remember(observed, self._check(state))
+        if self.searches >= MAX_START_SEARCHES:
             return None
-        seen = state.observation(self.seat)
-        if seen._replace(hand_no=0) != self.expected:
+        # Points may have been scored earlier in this hand (an envido, a flor): they are in the
+        # observed score, so the hand started lower. What they were worth may depend on the
+        # score (a falta envido, or points that would have ended the game), so look for the
+        # start from which the replay reaches the observed score.
+        self.searches += 1
+        for start in self._starts(gained):
+            state = self._replay(deal, start, rng)
+            if state is not None and state.score == observed:
+                return self._remember(start, self._check(state))
+        return None
+
+    def _starts(self, gained: tuple[int, int] | None):
+        observed = self.obs.score
+        guess = None
+        if gained is not None:
+            guess = (observed[0] - gained[0], observed[1] - gained[1])
+            if min(guess) >= 0:
+                yield guess
+        teams = [t for t in (0, 1) if gained and gained[t] > 0] or [0, 1]
+        for team in teams:
+            for lower in range(1, observed[team] + 1):
+                start = list(observed)
+                start[team] -= lower
+                if tuple(start) != guess:
+                    yield tuple(start)
+
+    def _remember(self, start, state: GameState | None) -> GameState | None:
+        """The start score is a fact of the real game, the same in every world: once a world
+        confirms it, the next worlds start there at once."""
+        if state is not None:
+            self.start = start
+        return state
+
+    def _check(self, state: GameState | None) -> GameState | None:
+        if state is None or state.score != self.obs.score:
+            return None
+        if present(state.observation(self.seat)) != self.expected:
             return None
         return state
 
@@ -166,6 +218,27 @@ def _hidden(action: str, legal, mine: bool, covered: list[str], rng) -> str | No
                 return a
         return None
     return rng.choice(options)
+
+
+def revealed_constraints(extra: Mapping, players: int) -> list[tuple[int, Callable]]:
+    """Cheap checks on a sampled hand from facts a variant reveals (Argentino's `revealed`: the
+    envido winner's points, the seats that declared a flor), so that deals the replay would
+    reject are mostly skipped before it. The replay's check stays the judge."""
+    revealed = extra.get("revealed")
+    if not isinstance(revealed, Mapping):
+        return []
+    checks: list[tuple[int, Callable]] = []
+    envido = revealed.get("envido")
+    if isinstance(envido, Mapping) and envido.get("seat") in range(players):
+        winner, points = envido["seat"], envido.get("points")
+        checks.append((winner, lambda hand, p=points: envido_points(hand) == p))
+        for seat in range(players):
+            if (seat & 1) != (winner & 1):  # the other team's envidos lost (ties aside)
+                checks.append((seat, lambda hand, p=points: envido_points(hand) <= p))
+    for seat in revealed.get("flor", ()) or ():
+        if seat in range(players):
+            checks.append((seat, lambda hand: len({c[-1] for c in hand}) == 1))
+    return checks
 
 
 def _place(slots: list[str | None], cards: list[str]) -> None:

@@ -1,0 +1,124 @@
+"""Duplicate pairs, reproducibility, parallel matches and the arena command."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cli import main
+from engine.match import MatchSpec, play_match
+from engine.runner import BotSpec
+
+MCTS_FAST = BotSpec("mcts", {"iterations": 30, "time_ms": None})
+
+
+def test_duplicate_pairs_replay_the_same_deals_with_the_sides_swapped():
+    result = play_match(MatchSpec("paulista", "heuristic", "random", pairs=3, seed=4))
+    assert len(result.games) == 6
+    for first, second in zip(result.games[::2], result.games[1::2], strict=True):
+        assert first.pair == second.pair
+        assert {first.a_team, second.a_team} == {0, 1}  # seats swapped
+        a, b = first.result.record, second.result.record
+        assert a["first_dealer"] == b["first_dealer"]
+        shared = min(len(a["hands"]), len(b["hands"]))
+        assert shared >= 1
+        for hand_a, hand_b in zip(a["hands"][:shared], b["hands"][:shared], strict=True):
+            assert hand_a["cards"] == hand_b["cards"] and hand_a["vira"] == hand_b["vira"]
+    # Different pairs get different deals.
+    assert result.games[0].result.record["hands"][0] != result.games[2].result.record["hands"][0]
+
+
+def test_duplicate_pairs_in_2v2_put_each_side_on_opposite_seats():
+    result = play_match(MatchSpec("paulista", "heuristic", "random", players=4, pairs=1))
+    for game in result.games:
+        assert game.result.record["players"] == 4
+    assert [g.a_team for g in result.games] == [0, 1]
+
+
+def test_a_match_is_reproducible_from_its_seed():
+    spec = MatchSpec("argentino", MCTS_FAST, "heuristic", pairs=2, seed=9)
+    first = [g.result.record for g in play_match(spec).games]
+    second = [g.result.record for g in play_match(spec).games]
+    assert first == second
+
+
+def test_parallel_jobs_play_the_same_games_as_one_job():
+    spec = MatchSpec("paulista", "heuristic", "random", pairs=3, seed=2)
+    heard = []
+    parallel = play_match(spec, on_game=heard.append, jobs=2)
+    serial = play_match(spec)
+    assert [g.result.record for g in parallel.games] == [g.result.record for g in serial.games]
+    assert sorted(g.index for g in heard) == list(range(6))
+
+
+def test_isolation_on_the_match_runs_both_sides_in_child_processes():
+    spec = MatchSpec("paulista", "heuristic", "random", pairs=1, seed=2, isolation="process")
+    a, b = spec.sides()
+    assert a.isolation == b.isolation == "process"
+    inside = play_match(MatchSpec("paulista", "heuristic", "random", pairs=1, seed=2))
+    outside = play_match(spec)
+    assert [g.result.record for g in outside.games] == [g.result.record for g in inside.games]
+
+
+def test_arena_prints_wins_points_interval_elo_and_terminations(capsys):
+    code = main(
+        ["arena", "--variant", "paulista", "--bots", "heuristic", "random", "--pairs", "20"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "20 duplicate pairs (40 games)" in out
+    assert "heuristic score" in out and "95% interval" in out
+    assert "Elo difference +" in out
+    assert "terminations: normal 40" in out
+
+
+def test_arena_sprt_stops_as_soon_as_it_decides(capsys):
+    code = main(
+        [
+            "arena",
+            "--bots",
+            "heuristic",
+            "random",
+            "--pairs",
+            "500",
+            "--sprt",
+            "elo0=0",
+            "elo1=20",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "H1 accepted" in out
+    pairs = int(out.split(" duplicate pairs")[0].split()[-1])
+    assert pairs < 100  # a one-sided contest is decided long before 500 pairs
+
+
+def test_arena_takes_bot_parameters(capsys):
+    code = main(
+        [
+            "arena",
+            "--bots",
+            "mcts:iterations=20,time_ms=null",
+            "random",
+            "--pairs",
+            "2",
+        ]
+    )
+    assert code == 0
+    assert "mcts:iterations=20,time_ms=null" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--bots", "nobody", "random"], "unknown bot 'nobody'"),
+        (["--bots", "random", "random", "--variant", "poker"], "unknown variant 'poker'"),
+        (["--bots", "random", "random", "--sprt", "elo0=0"], "needs both elo0= and elo1="),
+        (["--bots", "random", "random", "--sprt", "elo0=5", "elo1=1"], "elo1 greater"),
+        (["--bots", "random", "random", "--pairs", "0"], "--pairs must be at least 1"),
+        (["--bots", "mcts:iterations", "random"], "must look like key=value"),
+        (["--bots", "random", "random", "--option", "nonsense=1"], "unknown option"),
+    ],
+)
+def test_arena_bad_input_exits_2_with_a_message(argv, message, capsys):
+    assert main(["arena", *argv]) == 2
+    assert message in capsys.readouterr().err
