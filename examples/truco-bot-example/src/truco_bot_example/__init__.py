@@ -1,0 +1,1 @@
+"""An example Truco Arena bot plugin (see plugin.py)."""
