@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,10 @@ def test_installing_the_example_package_makes_its_bot_appear(tmp_path):
     ]
     if importlib.util.find_spec("setuptools") and importlib.util.find_spec("wheel"):
         command.append("--no-build-isolation")  # build with the setuptools at hand, offline
-    subprocess.run([*command, str(EXAMPLE)], check=True, cwd=tmp_path)
+    # Built from a copy: setuptools writes its build folders next to the sources.
+    source = tmp_path / "example"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    subprocess.run([*command, str(source)], check=True, cwd=tmp_path)
 
     env = dict(os.environ, PYTHONPATH=str(target))
     script = (
