@@ -31,6 +31,7 @@ def public_view(state: GameState, *, reveal: bool = False) -> dict[str, Any]:
         if all(getattr(o, name) == value for o in observations[1:]):
             view[name] = _plain(value)
     view["extra"] = _common_extra([o.extra for o in observations])
+    view["deck"] = state.rules.deck_name  # how to draw the cards: French or Spanish suits
     # How many cards each seat still holds is on the table for everyone to count.
     view["hand_sizes"] = [len(o.hand) for o in observations]
     if reveal:

@@ -625,10 +625,16 @@ class ReplayFrameSerializer(serializers.Serializer):
     view = serializers.DictField(help_text="what a spectator sees; every card once finished")
 
 
+class SeatNameSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 class ReplaySerializer(serializers.Serializer):
     """A recorded game step by step, for the replay viewer."""
 
     game = serializers.IntegerField()
+    seats = SeatNameSerializer(many=True)
     record = serializers.JSONField()
     frames = ReplayFrameSerializer(many=True)
     summary = serializers.DictField(help_text="as `python -m engine replay` prints it")

@@ -350,7 +350,9 @@ class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     retrieve=extend_schema(summary="A game with its record"),
 )
 class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = Game.objects.select_related("match").order_by("match_id", "index")
+    queryset = Game.objects.select_related("match__entrant_a", "match__entrant_b").order_by(
+        "match_id", "index"
+    )
     filterset_class = filters.GameFilter
     ordering_fields = ["index", "score_a", "score_b", "actions"]
 
@@ -384,4 +386,18 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     def replay(self, request, pk=None):
         game = self.get_object()
         frames = replay_frames(game.record, reveal=True)
-        return Response({"game": game.pk, "record": game.record, **frames})
+        return Response(
+            {"game": game.pk, "seats": seat_names(game), "record": game.record, **frames}
+        )
+
+
+def seat_names(game: Game) -> list[dict]:
+    """Who sat where: side A played the seats of team `a_team`, partners opposite."""
+    match = game.match
+    sides = {0: match.entrant_a, 1: match.entrant_b}
+    players = game.record.get("players", 2)
+    out = []
+    for seat in range(players):
+        entrant = sides[0] if seat % 2 == game.a_team else sides[1]
+        out.append({"seat": seat, "name": entrant.name if entrant else "?"})
+    return out

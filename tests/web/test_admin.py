@@ -1,0 +1,161 @@
+"""The admin, as staff use it: every model's list and change pages, the tournament actions
+(start, pause, resume, cancel), re-running a match, the standings-and-bracket page, and the
+game records as a JSON-lines download."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib import admin
+from django.test import Client
+from django.urls import reverse
+
+from engine.records import replay
+from play.models import LiveMatch, Presence
+from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
+from tournaments import lifecycle
+from tournaments.models import Entrant, Game, Match, Rating, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(staff):
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def everything(played):
+    """At least one row of every model the admin shows."""
+    tournament = TournamentFactory(games_per_match=1)
+    human = PlayerFactory()
+    human_entrant(tournament, human)
+    bot = BotFactory()
+    Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    live = LiveMatch.objects.create(match=match)
+    Presence.objects.create(live=live, player=human, last_seen=live.started_at)
+    return played
+
+
+def admin_models():
+    return [
+        model for model in admin.site._registry if model._meta.app_label in ("tournaments", "play")
+    ]
+
+
+def test_every_model_has_a_list_and_a_change_page(staff_client, everything):
+    for model in admin_models():
+        prefix = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+        listing = staff_client.get(reverse(f"{prefix}_changelist"))
+        assert listing.status_code == 200, model
+        obj = model.objects.first()
+        assert obj is not None, f"no {model.__name__} to show"
+        change = staff_client.get(reverse(f"{prefix}_change", args=[obj.pk]))
+        assert change.status_code == 200, model
+        searched = staff_client.get(reverse(f"{prefix}_changelist") + "?q=a")
+        assert searched.status_code == 200, model
+
+
+def test_add_pages_open_for_what_is_made_by_hand(staff_client, db):
+    for name in ("tournament", "bot", "player", "entrant"):
+        assert staff_client.get(reverse(f"admin:tournaments_{name}_add")).status_code == 200
+
+
+def test_the_tournament_list_shows_progress(staff_client, played):
+    page = staff_client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
+    assert "3/3 (100.0%)" in page
+
+
+def run_action(client, model: str, action: str, ids):
+    return client.post(
+        reverse(f"admin:tournaments_{model}_changelist"),
+        {"action": action, "_selected_action": [str(i) for i in ids]},
+        follow=True,
+    )
+
+
+def test_start_pause_resume_and_cancel_actions(staff_client, no_broker):
+    tournament = TournamentFactory()
+    for _ in range(2):
+        bot = BotFactory()
+        Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot)
+    for action, status in (
+        ("start_tournaments", "running"),
+        ("pause_tournaments", "paused"),
+        ("resume_tournaments", "running"),
+        ("cancel_tournaments", "cancelled"),
+    ):
+        response = run_action(staff_client, "tournament", action, [tournament.pk])
+        assert response.status_code == 200
+        tournament.refresh_from_db()
+        assert tournament.status == status, action
+    refused = run_action(staff_client, "tournament", "start_tournaments", [tournament.pk])
+    assert "cannot" in refused.content.decode() or "not a draft" in refused.content.decode()
+
+
+def test_rerun_action_plays_a_failed_match_again(staff_client, no_broker):
+    tournament = TournamentFactory()
+    for _ in range(2):
+        bot = BotFactory()
+        Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED)
+    run_action(staff_client, "match", "rerun_matches", [match.pk])
+    match.refresh_from_db()
+    assert match.status in (Match.Status.PENDING, Match.Status.QUEUED)
+
+
+def test_standings_and_bracket_page(staff_client, played):
+    url = reverse("admin:tournaments_tournament_standings", args=[played.pk])
+    page = staff_client.get(url).content.decode()
+    for entrant in played.entrants.all():
+        assert entrant.name in page
+    assert "Bracket" in page and "W2-1" in page
+    change = staff_client.get(reverse("admin:tournaments_tournament_change", args=[played.pk]))
+    assert url in change.content.decode()
+
+
+def test_game_records_download_as_json_lines(staff_client, played):
+    response = staff_client.get(reverse("admin:tournaments_tournament_records", args=[played.pk]))
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert len(lines) == Game.objects.filter(match__tournament=played).count() == 3
+    for line in lines:
+        assert replay(json.loads(line)).state.is_over
+    match = Match.objects.filter(tournament=played).first()
+    one = staff_client.get(reverse("admin:tournaments_match_records", args=[match.pk]))
+    assert len(b"".join(one.streaming_content).splitlines()) == match.games_played
+
+
+def test_download_action_on_selected_matches(staff_client, played):
+    ids = list(Match.objects.filter(tournament=played).values_list("pk", flat=True))
+    response = staff_client.post(
+        reverse("admin:tournaments_match_changelist"),
+        {"action": "download_records", "_selected_action": [str(i) for i in ids]},
+    )
+    assert len(b"".join(response.streaming_content).splitlines()) == 3
+
+
+def test_the_admin_is_for_staff_only(client, played):
+    response = client.get(reverse("admin:tournaments_tournament_standings", args=[played.pk]))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_ratings_show_with_their_interval(staff_client, played):
+    page = staff_client.get(reverse("admin:tournaments_rating_changelist")).content.decode()
+    assert Rating.objects.count() == 4 and "±" in page
+
+
+def test_missing_tournament_is_a_404(staff_client, db):
+    assert (
+        staff_client.get(reverse("admin:tournaments_tournament_records", args=[999])).status_code
+        == 404
+    )
+    assert Tournament.objects.count() == 0

@@ -1,0 +1,100 @@
+"""The public pages: the tournament list, a tournament's standings and bracket (or rounds for a
+league), a match with its games, the replay viewer, the ratings, and the play pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tournaments.models import Game, Match
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def test_home_lists_tournaments_with_their_progress(client, played, league):
+    page = text(client.get("/"))
+    assert "Played Cup" in page and "League" in page
+    assert "3/3" in page  # the finished cup's progress
+    only_running = text(client.get("/?status=running"))
+    assert "League" in only_running and "Played Cup" not in only_running
+    assert text(client.get("/?status=nonsense&page=abc"))  # bad filters are ignored
+
+
+def test_an_elimination_page_shows_standings_and_the_bracket(client, played):
+    page = text(client.get(reverse("web:tournament", args=[played.pk])))
+    assert "Standings" in page and "Bracket" in page
+    assert "W1-1" in page and "W2-1" in page
+    final = Match.objects.get(tournament=played, key="W2-1")
+    assert reverse("web:match", args=[final.pk]) in page
+    assert 'id="live"' not in page  # finished: nothing to follow
+
+
+def test_a_running_league_shows_rounds_and_follows_live(client, league):
+    page = text(client.get(reverse("web:tournament", args=[league.pk])))
+    assert "Rounds" in page and 'id="live"' in page
+    assert "Arena.followTournament" in page
+    assert "match_points" in page  # the league's standings columns
+
+
+def test_a_match_page_links_each_games_replay_and_record(client, played):
+    match = Match.objects.get(tournament=played, key="W2-1")
+    page = text(client.get(reverse("web:match", args=[match.pk])))
+    for game in Game.objects.filter(match=match):
+        assert reverse("web:replay", args=[game.pk]) in page
+        assert reverse("game-record", args=[game.pk]) in page
+
+
+def test_the_replay_viewer_reads_the_games_frames(client, played):
+    game = Game.objects.filter(match__tournament=played).first()
+    page = text(client.get(reverse("web:replay", args=[game.pk])))
+    assert reverse("game-replay", args=[game.pk]) in page
+    frames = client.get(reverse("game-replay", args=[game.pk])).json()
+    assert len(frames["frames"]) == game.actions + 1
+    assert [s["seat"] for s in frames["seats"]] == [0, 1]
+
+
+def test_ratings_page(client, played):
+    page = text(client.get(reverse("web:ratings") + "?variant=paulista"))
+    assert "±" in page
+    assert client.get(reverse("web:ratings") + "?variant=bridge").status_code == 404
+
+
+def test_missing_things_are_404s(client, db):
+    for name in ("web:tournament", "web:match", "web:replay", "web:play-match"):
+        assert client.get(reverse(name, args=[424242])).status_code == 404
+
+
+def test_play_needs_an_account_and_signup_gives_one(client, db):
+    lobby = client.get(reverse("web:play"))
+    assert lobby.status_code == 302 and reverse("web:login") in lobby["Location"]
+    response = client.post(
+        reverse("web:signup"),
+        {"username": "lucia", "password1": "un-truco-largo-42", "password2": "un-truco-largo-42"},
+    )
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(username="lucia").exists()
+    page = text(client.get(reverse("web:play")))
+    assert "Practice against a bot" in page and "heuristic" in page
+
+
+def test_sign_in_page(client, user):
+    assert "Sign in" in text(client.get(reverse("web:login")))
+    response = client.post(
+        reverse("web:login"), {"username": user.username, "password": "secret-pass-123"}
+    )
+    assert response.status_code == 302
+
+
+def test_the_play_table_page(user, played):
+    client = Client()
+    client.force_login(user)
+    match = Match.objects.filter(tournament=played).first()
+    page = text(client.get(reverse("web:play-match", args=[match.pk])))
+    assert reverse("play-match-detail", args=[match.pk]) in page

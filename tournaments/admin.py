@@ -1,0 +1,486 @@
+"""The admin: every model with useful columns, filters and search; entrants inline in their
+tournament and games in their match; actions that start, pause, resume and cancel tournaments
+and re-run matches (through `tournaments.lifecycle`); a progress figure per tournament; a
+standings-and-bracket page; downloads of game records as JSON lines."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Count, OuterRef
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from engine.plugins import registry
+
+from . import admin_views, lifecycle
+from .api.standings import progress, total_matches
+from .api.views import count_of
+from .formats import FORMATS
+from .models import (
+    Bot,
+    Entrant,
+    Game,
+    Match,
+    Player,
+    Rating,
+    Round,
+    TableSettings,
+    Tournament,
+)
+
+
+def registry_choices(names) -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(names)]
+
+
+def progress_bar(done: int, total: int | None) -> str:
+    figure = progress(done, total)
+    if figure["total"] is None:
+        return format_html("{} matches", done)
+    return format_html(
+        '<progress value="{}" max="{}" style="width:6em"></progress> {}/{} ({}%)',
+        done,
+        figure["total"],
+        done,
+        figure["total"],
+        figure["percent"],
+    )
+
+
+# --- players, bots, ratings ---------------------------------------------------------------
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "user", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["name", "user__username"]
+    autocomplete_fields = ["user"]
+    readonly_fields = ["created_at"]
+
+
+class BotForm(forms.ModelForm):
+    plugin = forms.ChoiceField(help_text="a registered bot strategy")
+
+    class Meta:
+        model = Bot
+        fields = ["name", "version", "plugin", "params", "description", "owner", "is_active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["plugin"].choices = registry_choices(registry().bots)
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    form = BotForm
+    list_display = [
+        "name",
+        "version",
+        "plugin",
+        "owner",
+        "is_active",
+        "entries_count",
+        "created_at",
+    ]
+    list_filter = ["plugin", "is_active"]
+    search_fields = ["name", "plugin", "description", "owner__username"]
+    autocomplete_fields = ["owner"]
+    readonly_fields = ["player", "created_at"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("owner").annotate(n=Count("entries"))
+
+    @admin.display(description="tournaments", ordering="n")
+    def entries_count(self, bot: Bot) -> int:
+        return bot.n
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["player", "variant", "shown", "mu", "sigma", "matches", "updated_at"]
+    list_filter = ["variant", "player__kind"]
+    search_fields = ["player__name"]
+    ordering = ["variant", "-mu"]
+    list_select_related = ["player"]
+
+    @admin.display(description="rating ± 95%")
+    def shown(self, rating: Rating) -> str:
+        return rating.display
+
+
+# --- tournaments --------------------------------------------------------------------------
+
+
+class TableSettingsInline(admin.StackedInline):
+    model = TableSettings
+    can_delete = False
+    filter_horizontal = ["invited"]
+    extra = 1
+    max_num = 1
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    fields = ["name", "bot", "members", "seed"]
+    autocomplete_fields = ["bot", "members"]
+    extra = 0
+    show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("bot").prefetch_related("members")
+
+
+class TournamentForm(forms.ModelForm):
+    variant = forms.ChoiceField(help_text="a registered variant")
+    format = forms.ChoiceField()
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = registry_choices(registry().variants)
+        self.fields["format"].choices = registry_choices(FORMATS)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    list_display = [
+        "name",
+        "variant",
+        "format",
+        "players",
+        "status",
+        "entrants_count",
+        "progress_figure",
+        "created_at",
+    ]
+    list_filter = ["status", "variant", "format", "players"]
+    search_fields = ["name", "variant"]
+    date_hierarchy = "created_at"
+    inlines = [TableSettingsInline, EntrantInline]
+    readonly_fields = ["status", "created_at", "started_at", "finished_at", "progress_figure"]
+    actions = ["start_tournaments", "pause_tournaments", "resume_tournaments", "cancel_tournaments"]
+    list_select_related = ["table_settings"]
+    fieldsets = [
+        (None, {"fields": ["name", "status", "progress_figure"]}),
+        ("Rules", {"fields": ["variant", "preset", "options", "players"]}),
+        (
+            "Format",
+            {
+                "fields": [
+                    "format",
+                    "format_options",
+                    "metrics",
+                    "games_per_match",
+                    "pairs_per_match",
+                    "seeding",
+                    "seed",
+                ]
+            },
+        ),
+        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
+    ]
+    autocomplete_fields = ["created_by"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                entrant_count=count_of(Entrant, tournament=OuterRef("pk")),
+                matches_done=count_of(
+                    Match,
+                    tournament=OuterRef("pk"),
+                    status=Match.Status.DONE,
+                    entrant_b__isnull=False,
+                ),
+            )
+        )
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path(
+                "<int:pk>/standings/",
+                view(admin_views.TournamentStandingsView.as_view(admin=self)),
+                name="tournaments_tournament_standings",
+            ),
+            path(
+                "<int:pk>/records.jsonl",
+                view(admin_views.tournament_records),
+                name="tournaments_tournament_records",
+            ),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="entrants", ordering="entrant_count")
+    def entrants_count(self, tournament: Tournament) -> int:
+        return getattr(tournament, "entrant_count", 0)
+
+    @admin.display(description="progress")
+    def progress_figure(self, tournament: Tournament) -> str:
+        if tournament.pk is None:
+            return "-"
+        done = getattr(tournament, "matches_done", None)
+        if done is None:
+            done = tournament.matches.filter(
+                status=Match.Status.DONE, entrant_b__isnull=False
+            ).count()
+        entrants = getattr(tournament, "entrant_count", None)
+        if entrants is None:
+            entrants = tournament.entrants.count()
+        return progress_bar(done, total_matches(tournament, entrants))
+
+    def _each(self, request, queryset, operation, verb: str) -> None:
+        done = 0
+        for tournament in queryset:
+            try:
+                operation(tournament)
+                done += 1
+            except lifecycle.LifecycleError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+        if done:
+            self.message_user(request, f"{verb} {done} tournament(s)", messages.SUCCESS)
+
+    @admin.action(description="Start the selected tournaments")
+    def start_tournaments(self, request, queryset):
+        self._each(request, queryset, lifecycle.start, "started")
+
+    @admin.action(description="Pause the selected tournaments")
+    def pause_tournaments(self, request, queryset):
+        self._each(request, queryset, lifecycle.pause, "paused")
+
+    @admin.action(description="Resume the selected tournaments")
+    def resume_tournaments(self, request, queryset):
+        self._each(request, queryset, lifecycle.resume, "resumed")
+
+    @admin.action(description="Cancel the selected tournaments")
+    def cancel_tournaments(self, request, queryset):
+        self._each(request, queryset, lifecycle.cancel, "cancelled")
+
+
+@admin.register(TableSettings)
+class TableSettingsAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "turn_seconds", "competitive", "stake", "private", "spectators"]
+    list_filter = ["competitive", "private", "spectators"]
+    search_fields = ["tournament__name"]
+    filter_horizontal = ["invited"]
+    list_select_related = ["tournament"]
+
+
+@admin.register(Entrant)
+class EntrantAdmin(admin.ModelAdmin):
+    list_display = ["name", "tournament", "seed", "bot", "team"]
+    list_filter = ["tournament__status", "tournament__variant"]
+    search_fields = ["name", "tournament__name", "bot__name", "members__name"]
+    autocomplete_fields = ["tournament", "bot", "members"]
+    list_select_related = ["tournament", "bot"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("members")
+
+    @admin.display(description="players")
+    def team(self, entrant: Entrant) -> str:
+        return ", ".join(p.name for p in entrant.members.all())
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "match_count", "started_at", "finished_at"]
+    list_filter = ["status"]
+    search_fields = ["tournament__name"]
+    list_select_related = ["tournament"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n=Count("matches"))
+
+    @admin.display(description="matches", ordering="n")
+    def match_count(self, round_: Round) -> int:
+        return round_.n
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    fields = [
+        "index",
+        "pair",
+        "a_team",
+        "score_a",
+        "score_b",
+        "winner_side",
+        "termination",
+        "hands",
+        "actions",
+        "replay",
+    ]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("record")
+
+    @admin.display(description="replay")
+    def replay(self, game: Game) -> str:
+        return format_html(
+            '<a href="{}">replay</a> · <a href="{}">record</a>',
+            reverse("web:replay", args=[game.pk]),
+            reverse("game-record", args=[game.pk]),
+        )
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = [
+        "key",
+        "tournament",
+        "round_number",
+        "entrant_a",
+        "entrant_b",
+        "status",
+        "score",
+        "winner",
+        "attempts",
+        "worker",
+        "finished_at",
+    ]
+    list_filter = ["status", "tournament__status", "tournament__variant"]
+    search_fields = ["key", "tournament__name", "entrant_a__name", "entrant_b__name"]
+    list_select_related = ["tournament", "round", "entrant_a", "entrant_b", "winner"]
+    inlines = [GameInline]
+    actions = ["rerun_matches", "download_records"]
+    readonly_fields = [
+        "tournament",
+        "round",
+        "key",
+        "entrant_a",
+        "entrant_b",
+        "seed",
+        "status",
+        "attempts",
+        "worker",
+        "claim_token",
+        "lease_until",
+        "error",
+        "queued_at",
+        "started_at",
+        "finished_at",
+        "winner",
+        "wins_a",
+        "wins_b",
+        "points_a",
+        "points_b",
+        "games_played",
+        "terminations",
+        "summary",
+        "rated",
+        "to_act",
+        "turn_deadline",
+    ]
+    exclude = ["live_record"]  # the cards of a game in play: not even on the admin's screen
+
+    def has_add_permission(self, request) -> bool:
+        return False  # matches come from the format, not by hand
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path(
+                "<int:pk>/records.jsonl",
+                view(admin_views.match_records),
+                name="tournaments_match_records",
+            ),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="round", ordering="round__number")
+    def round_number(self, match: Match) -> int:
+        return match.round.number
+
+    @admin.display(description="games won (points)")
+    def score(self, match: Match) -> str:
+        if match.status != Match.Status.DONE or match.is_bye:
+            return "-"
+        return f"{match.wins_a}-{match.wins_b} ({match.points_a}-{match.points_b})"
+
+    @admin.action(description="Re-run the selected matches")
+    def rerun_matches(self, request, queryset):
+        done = 0
+        for match in queryset:
+            try:
+                lifecycle.rerun_match(match)
+                done += 1
+            except lifecycle.LifecycleError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+        if done:
+            self.message_user(
+                request, f"{done} match(es) sent to be played again", messages.SUCCESS
+            )
+
+    @admin.action(description="Download the game records (JSON lines)")
+    def download_records(self, request, queryset):
+        return admin_views.records_response(
+            Game.objects.filter(match__in=queryset), "matches-records.jsonl"
+        )
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = [
+        "__str__",
+        "tournament",
+        "index",
+        "score_a",
+        "score_b",
+        "winner_side",
+        "termination",
+        "hands",
+        "actions",
+    ]
+    list_filter = ["termination", "winner_side", "match__tournament__variant"]
+    search_fields = ["match__key", "match__tournament__name"]
+    list_select_related = ["match", "match__tournament"]
+    readonly_fields = [
+        "match",
+        "index",
+        "pair",
+        "a_team",
+        "seed",
+        "score_a",
+        "score_b",
+        "winner_side",
+        "termination",
+        "fault_seat",
+        "hands",
+        "actions",
+        "replay_link",
+        "record",
+    ]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+            queryset = queryset.defer("record")
+        return queryset
+
+    @admin.display(description="tournament", ordering="match__tournament__name")
+    def tournament(self, game: Game) -> str:
+        return game.match.tournament.name
+
+    @admin.display(description="replay")
+    def replay_link(self, game: Game) -> str:
+        return format_html(
+            '<a href="{}">step through the game</a>', reverse("web:replay", args=[game.pk])
+        )

@@ -1,0 +1,129 @@
+/* Human play: the lobby (your matches, practice games) and the table, which polls the API and
+   offers your seat's legal actions. */
+(function () {
+  "use strict";
+  const { fetchJSON, el, card, drawTable, messageOf } = window.Arena;
+  const POLL_MS = 1500;
+
+  function lobby(options) {
+    const table = document.getElementById("my-matches");
+    fetchJSON("/api/play/matches/").then((matches) => {
+      const rows = matches.map((m) => el("tr", {},
+        el("td", {}, el("a", { href: options.tableUrl.replace("/0/", "/" + m.match + "/") }, m.tournament_name + " · " + m.key)),
+        el("td", {}, "v " + m.opponent),
+        el("td", {}, m.variant),
+        el("td", {}, m.status === "done" ? "finished" : m.your_turn ? "your turn" : m.waiting === "start" ? "ready to start" : m.status)));
+      table.replaceChildren(el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", {}, "No matches yet."))));
+    }).catch(() => table.replaceChildren(el("tbody", {}, el("tr", {}, el("td", {}, "Could not load your matches.")))));
+
+    const form = document.getElementById("quick");
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const data = Object.fromEntries(new FormData(form).entries());
+      ["players", "games", "turn_seconds"].forEach((k) => { data[k] = Number(data[k]); });
+      try {
+        const state = await fetchJSON("/api/play/quick/", { method: "POST", body: data });
+        window.location = options.tableUrl.replace("/0/", "/" + state.match + "/");
+      } catch (error) {
+        document.getElementById("quick-error").textContent = error.message;
+      }
+    });
+  }
+
+  function table(root) {
+    const url = root.dataset.url;
+    const board = document.getElementById("board");
+    const actions = document.getElementById("actions");
+    const statusLine = document.getElementById("status-line");
+    const errorLine = document.getElementById("play-error");
+    let busy = false;
+    let timer = null;
+
+    async function act(action, seat) {
+      if (busy) return;
+      busy = true;
+      errorLine.textContent = "";
+      try {
+        render(await fetchJSON(url + "act/", { method: "POST", body: { action: action, seat: seat } }));
+      } catch (error) {
+        errorLine.textContent = error.message;
+      } finally {
+        busy = false;
+      }
+    }
+
+    async function open() {
+      try {
+        render(await fetchJSON(url + "open/", { method: "POST" }));
+      } catch (error) {
+        errorLine.textContent = error.message;
+      }
+    }
+
+    function render(state) {
+      const mine = state.you;
+      const seat = state.your_turn ? state.to_act : mine[0];
+      const observation = seat !== undefined ? state.observations[String(seat)] : null;
+      let line = state.status === "done" ? "The match is over." :
+        state.waiting === "start" ? (mine.length ? "Your match is ready." : "The match has not started.") :
+        state.your_turn ? "Your turn" : state.to_act === null ? "…" : "Waiting for " + window.Arena.seatName(state.seats, state.to_act);
+      if (state.seconds_left !== null && state.your_turn) line += " · " + Math.ceil(state.seconds_left) + " s left";
+      if (!mine.length) line += " (watching)";
+      statusLine.textContent = "Game " + (state.game.index + 1) + " · " + line;
+      if (state.table) {
+        const hands = {};
+        if (observation) hands[seat] = observation.hand;
+        for (const s of mine) if (state.observations[String(s)]) hands[s] = state.observations[String(s)].hand;
+        drawTable(board, state.table, { seats: state.seats, you: mine, hands: hands });
+      } else {
+        board.replaceChildren(el("div", {}, state.result ? "Result: " + state.result.wins_a + "-" + state.result.wins_b : ""));
+      }
+      drawActions(state, observation, seat);
+      drawGames(state);
+    }
+
+    function drawActions(state, observation, seat) {
+      actions.replaceChildren();
+      if (state.waiting === "start" && state.you.length && state.status === "pending") {
+        actions.append(el("button", { class: "bet", onclick: open }, "Sit down and start"));
+        return;
+      }
+      if (!state.your_turn || !observation) return;
+      const deck = state.table ? state.table.deck : "";
+      for (const action of observation.legal) {
+        const [verb, rest] = [action.split(" ")[0], action.split(" ").slice(1).join(" ")];
+        if ((verb === "play" || verb === "cover") && rest && !rest.includes(" ")) {
+          const tile = card(rest, deck, { tag: "button", onclick: () => act(action, seat), "data-action": action });
+          actions.append(verb === "cover" ? el("span", {}, "cover ", tile) : tile);
+        } else {
+          actions.append(el("button", { class: "bet", "data-action": action, onclick: () => act(action, seat) }, action.replace("_", " ")));
+        }
+      }
+    }
+
+    function drawGames(state) {
+      const games = document.getElementById("games");
+      if (!state.games.length) { games.replaceChildren(); return; }
+      games.replaceChildren(el("h2", {}, "Games"), el("ul", {}, state.games.map((g) =>
+        el("li", {}, "Game " + (g.index + 1) + ": " + g.points_a + "-" + g.points_b +
+          (g.termination !== "normal" ? " (" + g.termination + ")" : "")))));
+    }
+
+    async function poll() {
+      try {
+        const state = await fetchJSON(url);
+        if (!busy) render(state);
+        if (state.status === "done" || state.status === "cancelled") return;
+      } catch (error) {
+        errorLine.textContent = messageOf({ detail: error.message });
+        if (error.status === 403 || error.status === 404) return;
+      }
+      timer = setTimeout(poll, POLL_MS);
+    }
+    poll();
+    return () => clearTimeout(timer);
+  }
+
+  window.Arena.lobby = lobby;
+  window.Arena.table = table;
+})();

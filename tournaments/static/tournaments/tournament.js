@@ -1,0 +1,76 @@
+/* A tournament's page: while it runs, poll the API every few seconds and redraw the progress,
+   the standings and the bracket. */
+(function () {
+  "use strict";
+  const { fetchJSON, el } = window.Arena;
+  const POLL_MS = 3000;
+
+  function number(value) {
+    if (value === undefined || value === null) return "";
+    return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+  }
+
+  function drawStandings(table, standings) {
+    const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "Entrant"),
+      standings.metrics.map((m) => el("th", {}, m)), el("th", {}, "Rating"));
+    const rows = standings.rows.map((row) => el("tr", {},
+      el("td", {}, row.rank), el("td", {}, row.entrant.name),
+      standings.metrics.map((m) => el("td", {}, number(row.values[m]))),
+      el("td", {}, row.rating || "-")));
+    table.replaceChildren(el("thead", {}, head), el("tbody", {}, rows));
+  }
+
+  function drawBracket(container, bracket, matchUrl) {
+    container.replaceChildren();
+    for (const section of bracket.sections) {
+      if (bracket.kind === "bracket") container.append(el("h3", {}, section.name));
+      container.append(el("div", { class: "arena-bracket" }, section.rounds.map((round) =>
+        el("div", { class: "arena-round" }, el("h4", {}, "Round " + round.number),
+          round.matches.map((m) => el("div", { class: "arena-match arena-" + m.status },
+            el("div", { class: "arena-key" },
+              m.match ? el("a", { href: matchUrl.replace("/0/", "/" + m.match + "/") }, m.key) : m.key,
+              " · " + m.status),
+            side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1)))))));
+    }
+    if (!bracket.sections.length) container.append(el("p", {}, "No matches yet."));
+  }
+
+  function side(m, entrant, label, i) {
+    const won = m.winner && entrant && m.winner === entrant.id;
+    return el("div", { class: "arena-side" + (won ? " arena-winner" : "") }, label,
+      el("span", {}, m.games_played && !(i === 1 && m.is_bye) ? m.wins[i] : ""));
+  }
+
+  function followTournament(options) {
+    if (!options.live) return;
+    const base = "/api/tournaments/" + options.id + "/";
+    async function tick() {
+      try {
+        const [standings, bracket] = await Promise.all([
+          fetchJSON(base + "standings/"), fetchJSON(base + "bracket/")]);
+        const p = standings.progress;
+        const bar = document.getElementById("progress");
+        bar.max = p.total || 1;
+        bar.value = p.done;
+        document.getElementById("progress-text").textContent =
+          p.done + " of " + (p.total === null ? "?" : p.total) + " matches played";
+        const status = document.getElementById("status");
+        status.textContent = standings.status;
+        status.className = "status status-" + standings.status;
+        drawStandings(document.getElementById("standings"), standings);
+        drawBracket(document.getElementById("bracket"), bracket, options.matchUrl);
+        if (standings.status !== "running" && standings.status !== "paused") {
+          const live = document.getElementById("live");
+          if (live) live.remove();
+          return;  // finished: nothing more will change
+        }
+      } catch (e) {
+        /* a failed poll is retried at the next tick */
+      }
+      setTimeout(tick, POLL_MS);
+    }
+    setTimeout(tick, POLL_MS);
+  }
+
+  window.Arena.followTournament = followTournament;
+})();
