@@ -36,6 +36,9 @@ def publish(match_ids: list[int]) -> None:
 
 def publish_pending(tournament_id: int) -> int:
     """Queue every pending bot match of a running tournament; how many were queued."""
+    pending = Match.objects.filter(tournament_id=tournament_id, status=Match.Status.PENDING)
+    if not pending.filter(BOT_ONLY).exists():  # the usual case: no lock, no commit
+        return 0
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status != Tournament.Status.RUNNING:

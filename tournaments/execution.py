@@ -25,13 +25,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, play_match
 from engine.runner import BotSpec
 
-from .models import Entrant, Game, Match, Tournament
+from .models import Bot, Entrant, Game, Match, Tournament
 from .ratings import rate_match
 from .scheduling import needs_winner, rated_player_ids
 from .seeds import decider_seed
@@ -198,18 +198,7 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
             ]
         )
     table = tournament.table
-    spec = MatchSpec(
-        variant=tournament.variant,
-        side_a=BotSpec(side_a.bot.plugin, side_a.bot.params),
-        side_b=BotSpec(side_b.bot.plugin, side_b.bot.params),
-        players=tournament.players,
-        options=tournament.options,
-        preset=tournament.preset or None,
-        games=tournament.games_per_match,
-        pairs=tournament.pairs_per_match,
-        seed=match.seed,
-        decision_seconds=table.turn_seconds or None,
-    )
+    spec = match_spec(tournament, match.seed, side_a.bot, side_b.bot)
     return Claim(
         match_id=match.pk,
         tournament_id=tournament.pk,
@@ -221,6 +210,22 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
         team_a=rated_player_ids(side_a),
         team_b=rated_player_ids(side_b),
         lease=lease,
+    )
+
+
+def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> MatchSpec:
+    """What the engine plays for a match of this tournament between two bots."""
+    return MatchSpec(
+        variant=tournament.variant,
+        side_a=BotSpec(bot_a.plugin, bot_a.params),
+        side_b=BotSpec(bot_b.plugin, bot_b.params),
+        players=tournament.players,
+        options=tournament.options,
+        preset=tournament.preset or None,
+        games=tournament.games_per_match,
+        pairs=tournament.pairs_per_match,
+        seed=seed,
+        decision_seconds=tournament.table.turn_seconds or None,
     )
 
 
@@ -245,14 +250,18 @@ class Heartbeat:
 
 
 def play(claim: Claim) -> Played:
+    return play_spec(claim.spec, claim.needs_winner, Heartbeat(claim))
+
+
+def play_spec(spec: MatchSpec, needs_winner: bool, on_game=None) -> Played:
+    """The match's games: the engine's match, then deciders if it must have a winner."""
     started = time.perf_counter()
-    heartbeat = Heartbeat(claim)
-    result = play_match(claim.spec, on_game=heartbeat)
+    result = play_match(spec, on_game=on_game)
     games = list(result.games)
     winner = result.winner
     deciders = 0
-    if winner is None and claim.needs_winner:
-        winner, deciders = _play_deciders(claim.spec, games, heartbeat)
+    if winner is None and needs_winner:
+        winner, deciders = _play_deciders(spec, games, on_game)
     return Played(
         games=games,
         winner_side=winner,
@@ -262,7 +271,7 @@ def play(claim: Claim) -> Played:
     )
 
 
-def _play_deciders(spec: MatchSpec, games: list[MatchGame], heartbeat) -> tuple[str, int]:
+def _play_deciders(spec: MatchSpec, games: list[MatchGame], on_game) -> tuple[str, int]:
     """Single extra games, sides alternating, each on its own deal, until one has a winner."""
     for number in range(MAX_DECIDERS):
         swapped = number % 2 == 1
@@ -278,7 +287,8 @@ def _play_deciders(spec: MatchSpec, games: list[MatchGame], heartbeat) -> tuple[
         a_team = 1 - game.a_team if swapped else game.a_team
         played = MatchGame(len(games), None, a_team, game.seed, game.result)
         games.append(played)
-        heartbeat(played)
+        if on_game:
+            on_game(played)
         if played.winner_side is not None:
             return played.winner_side, number + 1
     return "a", MAX_DECIDERS
@@ -311,6 +321,22 @@ def game_rows(match_id: int, games: list[MatchGame]) -> list[Game]:
     return rows
 
 
+def insert_games(rows: list[Game]) -> None:
+    """One round trip for all the games of a match. On PostgreSQL, COPY: a match's records are
+    tens of kilobytes of JSON, which COPY streams several times faster than an INSERT."""
+    if connection.vendor != "postgresql":
+        Game.objects.bulk_create(rows, batch_size=500)
+        return
+    fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    sql = f"COPY {Game._meta.db_table} ({columns}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row(
+                [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
+            )
+
+
 def record(claim: Claim, played: Played) -> bool:
     """Write the games and the result if the claim is still ours; False if it was taken over."""
     rows = game_rows(claim.match_id, played.games)
@@ -322,7 +348,7 @@ def record(claim: Claim, played: Played) -> bool:
         )
         if match.status != Match.Status.RUNNING or match.claim_token != claim.token:
             return False
-        Game.objects.bulk_create(rows, batch_size=500)
+        insert_games(rows)
         sides = [g.winner_side for g in played.games]
         terminations: dict[str, int] = {}
         for g in played.games:

@@ -44,17 +44,19 @@ def rate_match(match: Match, team_a: list[int], team_b: list[int]) -> None:
     players = sorted(set(team_a) | set(team_b))
     if set(team_a) & set(team_b):
         return  # a player on both sides (a bot against itself): nothing to learn
-    fresh = model().rating()
-    Rating.objects.bulk_create(
-        [Rating(player_id=p, variant=variant, mu=fresh.mu, sigma=fresh.sigma) for p in players],
-        ignore_conflicts=True,
-    )
-    rows = {
-        r.player_id: r
-        for r in Rating.objects.select_for_update()
-        .filter(variant=variant, player_id__in=players)
-        .order_by("player_id")
-    }
+    locked = Rating.objects.select_for_update().filter(variant=variant, player_id__in=players)
+    rows = {r.player_id: r for r in locked.order_by("player_id")}
+    if len(rows) < len(players):  # first rated match of someone in this variant
+        fresh = model().rating()
+        Rating.objects.bulk_create(
+            [
+                Rating(player_id=p, variant=variant, mu=fresh.mu, sigma=fresh.sigma)
+                for p in players
+                if p not in rows
+            ],
+            ignore_conflicts=True,  # another match may have created it meanwhile
+        )
+        rows = {r.player_id: r for r in locked.order_by("player_id")}
     winner = None
     if match.winner_id is not None:
         winner = 0 if match.winner_id == match.entrant_a_id else 1

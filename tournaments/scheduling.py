@@ -158,6 +158,15 @@ class _Step:
 
 
 def _advance_once(tournament_id: int) -> _Step:
+    unfinished_anywhere = Match.objects.filter(
+        tournament_id=tournament_id, status__in=Match.UNFINISHED
+    )
+    tournament_format = Tournament.objects.values_list("format", flat=True).get(pk=tournament_id)
+    if tournament_format in ROUND_BY_ROUND and unfinished_anywhere.exists():
+        # Checked before taking the lock, which would cost a durable commit per finished
+        # match. Safe: each worker commits its own result before looking, so the last one to
+        # finish sees every other result and goes on to take the lock.
+        return _Step()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
@@ -233,33 +242,43 @@ class Standing:
 
 
 def standings(tournament: Tournament) -> list[Standing]:
-    """The standings with the tournament's metrics, in a fixed number of queries."""
+    """The standings with the tournament's metrics, in four queries whatever the size (rows
+    read as tuples: building model instances would cost more than the standings themselves)."""
     entrants = list(
-        tournament.entrants.order_by("seed", "id").select_related("bot").prefetch_related("members")
+        tournament.entrants.order_by("seed", "id").values_list("id", "name", "bot__player_id")
     )
-    ids = [e.id for e in entrants]
+    ids = [eid for eid, _, _ in entrants]
     rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
     ratings = entrant_ratings(tournament, entrants)
-    by_id = {e.id: e for e in entrants}
+    names = {eid: name for eid, name, _ in entrants}
     return [
-        Standing(row.rank, row.entrant, by_id[row.entrant].name, row.values, ratings[row.entrant])
+        Standing(row.rank, row.entrant, names[row.entrant], row.values, ratings[row.entrant])
         for row in rows
     ]
 
 
-def entrant_ratings(tournament: Tournament, entrants: list[Entrant]) -> dict[int, str]:
-    players = {e.id: rated_player_ids(e) for e in entrants}
-    found = {
-        r.player_id: r
-        for r in Rating.objects.filter(
-            variant=tournament.variant, player_id__in={p for ps in players.values() for p in ps}
-        )
+def entrant_ratings(
+    tournament: Tournament, entrants: list[tuple[int, str, int | None]]
+) -> dict[int, str]:
+    """Each entrant's rating in the tournament's variant as "mu ± interval" (a team: each
+    member's, joined by " / "), "" when unrated."""
+    players: dict[int, list[int]] = {
+        eid: [bot_player] for eid, _, bot_player in entrants if bot_player
     }
-    out = {}
-    for eid, ps in players.items():
-        rated = [found[p] for p in ps if p in found]
-        out[eid] = " / ".join(r.display for r in rated)
-    return out
+    if len(players) < len(entrants):
+        members = Entrant.members.through.objects.filter(entrant__tournament=tournament)
+        for eid, player in members.order_by("id").values_list("entrant_id", "player_id"):
+            players.setdefault(eid, []).append(player)
+    found = {
+        player: Rating(mu=mu, sigma=sigma)
+        for player, mu, sigma in Rating.objects.filter(
+            variant=tournament.variant, player_id__in={p for ps in players.values() for p in ps}
+        ).values_list("player_id", "mu", "sigma")
+    }
+    return {
+        eid: " / ".join(found[p].display for p in players.get(eid, []) if p in found)
+        for eid, _, _ in entrants
+    }
 
 
 def expected_matches(tournament: Tournament, entrants: int) -> int:

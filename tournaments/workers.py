@@ -23,9 +23,7 @@ def worker_command(concurrency: int = 1, name: str | None = None, loglevel: str 
         "celery",
         "-A",
         "config",
-        "worker",
-        "--queues",
-        settings.CELERY_TASK_DEFAULT_QUEUE,
+        "worker",  # consumes the default queue of its own settings (TRUCO_QUEUE)
         "--concurrency",
         str(concurrency),
         "--hostname",
@@ -61,8 +59,8 @@ def stop_worker(process: subprocess.Popen, timeout: float = 15.0) -> None:
     SIGKILL if it takes longer than `timeout`."""
     if process.poll() is not None:
         return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
+    try:  # the main process only: it stops its pool processes itself
+        os.kill(process.pid, signal.SIGTERM)
     except ProcessLookupError:
         return
     try:

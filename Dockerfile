@@ -1,0 +1,29 @@
+# The image of every service in docker-compose.yml: web (gunicorn), worker and beat (Celery),
+# and the one-shot migrate.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, so that a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir engine variants bots tournaments config \
+    && pip install --quiet . \
+    && pip uninstall --quiet --yes truco-arena
+
+COPY . .
+# Installed (not editable) so that the built-in variants and bots are registered as entry
+# points, exactly like third-party plugins.
+RUN pip install --quiet --no-deps . \
+    && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && useradd --create-home --uid 1000 truco \
+    && mkdir -p /app/var \
+    && chown -R truco /app/var
+
+USER truco
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,96 @@
+"""docker-compose.yml is well formed, and every command it runs exists in the project."""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import get_commands
+from django.urls import resolve
+
+from config.celery import app
+
+from .conftest import PROJECT_DIR
+
+COMPOSE = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+VENV_BIN = Path(sys.executable).parent  # where pip installed gunicorn and celery
+
+
+def command(service: str) -> list[str]:
+    value = SERVICES[service]["command"]
+    return shlex.split(value) if isinstance(value, str) else value
+
+
+def test_compose_has_the_database_broker_web_workers_and_sweeper():
+    assert set(SERVICES) == {"db", "redis", "migrate", "web", "worker", "beat"}
+    assert SERVICES["db"]["image"].startswith("postgres:")
+    assert SERVICES["redis"]["image"].startswith("redis:")
+    for name in ("migrate", "web", "worker", "beat"):
+        assert SERVICES[name]["build"] == "."
+        env = SERVICES[name]["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
+        assert env["REDIS_URL"].startswith("redis://redis:6379/")
+        assert env["DJANGO_DEBUG"] == "0"
+
+
+@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "beat"])
+def test_every_long_running_service_has_a_health_check(service):
+    check = SERVICES[service]["healthcheck"]
+    assert check["test"][0] in ("CMD", "CMD-SHELL") and len(check["test"]) > 1
+    assert check["interval"] and check["retries"] >= 3
+
+
+def test_data_lives_in_named_volumes():
+    assert set(COMPOSE["volumes"]) >= {"pgdata", "redisdata"}
+    assert "pgdata:/var/lib/postgresql/data" in SERVICES["db"]["volumes"]
+    assert "redisdata:/data" in SERVICES["redis"]["volumes"]
+
+
+def test_workers_can_be_scaled():
+    worker = SERVICES["worker"]
+    assert "container_name" not in worker and "ports" not in worker
+    for dependency in ("db", "redis"):
+        assert worker["depends_on"][dependency]["condition"] == "service_healthy"
+    assert worker["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+def test_the_web_command_serves_the_projects_wsgi_application_and_health_url():
+    web = command("web")
+    assert web[0] == "gunicorn" and (VENV_BIN / "gunicorn").exists()
+    module, attribute = web[1].split(":")
+    assert callable(getattr(importlib.import_module(module), attribute))
+    assert "/healthz" in " ".join(SERVICES["web"]["healthcheck"]["test"])
+    assert resolve("/healthz").url_name == "healthz"
+
+
+@pytest.mark.parametrize("service", ["worker", "beat"])
+def test_celery_commands_name_the_projects_app_and_tasks(service):
+    args = command(service)
+    assert args[:3] == ["celery", "-A", "config"] and (VENV_BIN / "celery").exists()
+    assert importlib.import_module("config").celery_app is app
+    app.loader.import_default_modules()
+    assert {"tournaments.run_match", "tournaments.sweep"} <= set(app.tasks)
+    if service == "worker":
+        assert args[args.index("--queues") + 1] == app.conf.task_default_queue == "truco"
+    else:
+        assert {e["task"] for e in app.conf.beat_schedule.values()} <= set(app.tasks)
+
+
+def test_manage_py_commands_in_compose_and_dockerfile_exist():
+    used = [command("migrate")]
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+    used += [
+        line.split("python manage.py", 1)[1].split()
+        for line in dockerfile.splitlines()
+        if "python manage.py" in line
+    ]
+    known = get_commands()
+    for args in used:
+        name = args[args.index("manage.py") + 1] if "manage.py" in args else args[0]
+        assert name in known, name
+    assert 'CMD ["gunicorn", "config.wsgi:application"' in dockerfile

@@ -1,0 +1,89 @@
+"""The main job (`manage.py demo`) on the embedded default: a SQLite file and a broker in a
+folder, so it runs with no database or broker server installed."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+
+from .conftest import PROJECT_DIR
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def demo(var_dir, *args):
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TRUCO_QUEUE")
+    }
+    env["TRUCO_VAR_DIR"] = str(var_dir)
+    return subprocess.run(
+        [sys.executable, "manage.py", "demo", "--exit-when-done", *args],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+def test_the_demo_runs_the_whole_main_job_with_no_server_installed(tmp_path):
+    port = free_port()
+    result = demo(
+        tmp_path,
+        "--port",
+        str(port),
+        "--bots",
+        "random*3",
+        "heuristic",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    out = result.stdout
+    assert f"SQLite database {tmp_path / 'truco_arena.sqlite3'} is up to date" in out
+    assert f"broker in {tmp_path / 'broker'}" in out
+    password = re.search(r"log in as admin / (\S+)", out).group(1)
+    assert (tmp_path / "admin-password.txt").read_text().strip() == password
+    assert f"watch the tournament at http://127.0.0.1:{port}/" in out
+    assert f"http://127.0.0.1:{port}/admin/login/ answered 200" in out
+    assert re.search(r"^1\s+\S+", out, re.MULTILINE)  # the standings' first row
+
+    with sqlite3.connect(tmp_path / "truco_arena.sqlite3") as db:
+        (status,) = db.execute("SELECT status FROM tournaments_tournament").fetchone()
+        workers = {
+            w
+            for (w,) in db.execute(
+                "SELECT DISTINCT worker FROM tournaments_match WHERE entrant_b_id IS NOT NULL"
+            )
+        }
+        plugins = {p for (p,) in db.execute("SELECT plugin FROM tournaments_bot")}
+    assert status == "done"
+    assert workers and "" not in workers  # every match was played by a worker process
+    assert {"random", "heuristic"} <= plugins
+
+    again = demo(
+        tmp_path, "--port", str(port), "--bots", "random*2", "--games", "1", "--workers", "1"
+    )
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert f"log in as admin / {password}" in again.stdout  # the same account, still usable
+
+
+def test_the_demo_refuses_a_port_in_use_with_exit_code_2(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        result = demo(tmp_path, "--port", str(busy.getsockname()[1]))
+    assert result.returncode == 2
+    assert "choose another with --port" in result.stderr

@@ -1,0 +1,93 @@
+"""The Django project: settings from the environment, migrations in step with the models, the
+health check."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core.management import call_command
+
+from .conftest import PROJECT_DIR
+
+SHOW = (
+    "import json, django; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'db': s.DATABASES['default']['ENGINE'], "
+    "'name': str(s.DATABASES['default']['NAME']), 'broker': s.CELERY_BROKER_URL, "
+    "'transport': s.CELERY_BROKER_TRANSPORT_OPTIONS, 'queue': s.CELERY_TASK_DEFAULT_QUEUE, "
+    "'acks_late': s.CELERY_TASK_ACKS_LATE, 'reject': s.CELERY_TASK_REJECT_ON_WORKER_LOST}))"
+)
+SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TRUCO_QUEUE", "TRUCO_VAR_DIR")
+
+
+def settings_with(**env) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
+    return subprocess.run(
+        [sys.executable, "-c", SHOW],
+        cwd=PROJECT_DIR,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_with_no_environment_the_database_is_sqlite_and_the_broker_a_folder_under_var(tmp_path):
+    shown = json.loads(settings_with(TRUCO_VAR_DIR=str(tmp_path)).stdout)
+    assert shown["db"] == "django.db.backends.sqlite3"
+    assert shown["name"] == str(tmp_path / "truco_arena.sqlite3")
+    assert shown["broker"] == "filesystem://"
+    assert shown["transport"]["data_folder_in"] == str(tmp_path / "broker" / "queue")
+    assert (tmp_path / "broker" / "queue").is_dir()
+    assert shown["acks_late"] and shown["reject"] and shown["queue"] == "truco"
+
+
+def test_database_url_and_redis_url_select_postgresql_and_redis(tmp_path):
+    shown = json.loads(
+        settings_with(
+            TRUCO_VAR_DIR=str(tmp_path),
+            DATABASE_URL="postgres://u:p@db.example:5432/arena",
+            REDIS_URL="redis://cache.example:6379/2",
+            CELERY_VISIBILITY_TIMEOUT="45",
+        ).stdout
+    )
+    assert shown["db"] == "django.db.backends.postgresql" and shown["name"] == "arena"
+    assert shown["broker"] == "redis://cache.example:6379/2"
+    assert shown["transport"]["visibility_timeout"] == 45
+
+
+def test_celery_broker_url_wins_over_redis_url(tmp_path):
+    shown = json.loads(
+        settings_with(
+            TRUCO_VAR_DIR=str(tmp_path),
+            REDIS_URL="redis://a:6379/0",
+            CELERY_BROKER_URL="redis://b:6379/1",
+        ).stdout
+    )
+    assert shown["broker"] == "redis://b:6379/1"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DJANGO_DEBUG": "0"}, "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off"),
+        ({"TRUCO_MATCH_LEASE_SECONDS": "soon"}, "TRUCO_MATCH_LEASE_SECONDS must be an integer"),
+    ],
+)
+def test_bad_settings_stop_with_a_clear_message(tmp_path, env, message):
+    result = settings_with(TRUCO_VAR_DIR=str(tmp_path), **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+@pytest.mark.django_db
+def test_the_migrations_match_the_models():
+    call_command("makemigrations", "tournaments", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.django_db
+def test_the_health_check_answers_when_the_database_does(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}

@@ -1,0 +1,209 @@
+"""`python manage.py bench_stack`: games per second through the whole stack, and the cost of it.
+
+1. A tournament of random bots is played by N Celery worker processes on the configured broker
+   and database (meant for Redis and PostgreSQL: set REDIS_URL and DATABASE_URL): tasks,
+   claims, game records, results, ratings and scheduling included. Timed from the first
+   message to the tournament's end, with the workers already up.
+2. The same games (same seeds) are played by the engine alone in N processes: the
+   orchestration overhead is the whole-stack time over this engine-only time.
+3. The standings of a 256-entrant, 8-round Swiss tournament (synthetic results, no games) are
+   computed repeatedly: 50th and 95th percentile, in process and, with `--standings-url`,
+   through the web stack (Django's test client).
+
+It prints numbers; it passes or fails nothing.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import statistics
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.test import Client
+
+from config.celery import app
+
+from ... import lifecycle, scheduling
+from ...builders import bots_named, create_tournament
+from ...execution import match_spec, play_spec
+from ...models import Match, Tournament
+from ...runner import wait_for_workers
+from ...scheduling import needs_winner
+from ...workers import start_worker, stop_worker
+
+_worker_specs: list = []
+
+
+def _play_chunk(indices: list[int]) -> int:
+    """Engine-only: play some of the tournament's matches (forked processes inherit the
+    specs) and return how many games that was."""
+    return sum(len(play_spec(*_worker_specs[i]).games) for i in indices)
+
+
+class Command(BaseCommand):
+    requires_system_checks = []  # plays matches; serves no URLs
+    help = __doc__.split("\n\n")[0].split(": ", 1)[1]
+
+    def add_arguments(self, parser):
+        parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--entrants", type=int, default=16)
+        parser.add_argument("--format", default="round-robin")
+        parser.add_argument("--games", type=int, default=40, help="games per match")
+        parser.add_argument("--variant", default="paulista")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--standings-entrants", type=int, default=256)
+        parser.add_argument("--standings-rounds", type=int, default=8)
+        parser.add_argument("--standings-samples", type=int, default=200)
+        parser.add_argument(
+            "--standings-url",
+            default=None,
+            help="also time this URL, e.g. /api/tournaments/{id}/standings/",
+        )
+        parser.add_argument("--skip-stack", action="store_true")
+
+    def handle(self, *args, **opts):
+        db = connection.vendor
+        broker = settings.CELERY_BROKER_URL.split("://")[0]
+        self.stdout.write(f"database: {db}, broker: {broker}, workers: {opts['workers']}")
+        if db != "postgresql" or broker != "redis":
+            self.stdout.write("  (the target is measured with PostgreSQL and Redis)")
+        if not opts["skip_stack"]:
+            tournament = self.bench_stack(opts)
+            self.bench_engine(tournament, opts)
+        self.bench_standings(opts)
+
+    # --- 1. the whole stack ---------------------------------------------------------------
+    def bench_stack(self, opts) -> Tournament:
+        tournament = create_tournament(
+            name="bench_stack",
+            variant=opts["variant"],
+            format=opts["format"],
+            bots=bots_named(["random"] * opts["entrants"]),
+            games_per_match=opts["games"],
+            seed=opts["seed"],
+            seeding=Tournament.Seeding.ORDER,
+        )
+        workers = [start_worker(1) for _ in range(opts["workers"])]
+        try:
+            self.wait_for_worker_nodes(len(workers))
+            started = time.perf_counter()
+            lifecycle.start(tournament)
+            status = wait_for_workers(tournament, poll_seconds=0.05)
+            elapsed = time.perf_counter() - started
+        finally:
+            for worker in workers:
+                stop_worker(worker)
+        if status != Tournament.Status.DONE:
+            raise CommandError(f"the tournament did not finish: {status}")
+        matches = Match.objects.filter(tournament=tournament, entrant_b__isnull=False)
+        games = sum(matches.values_list("games_played", flat=True))
+        self.stack_seconds = elapsed
+        self.stdout.write(
+            f"whole stack: {games} games in {matches.count()} matches "
+            f"({opts['format']}, {opts['entrants']} entrants, {opts['games']} games a match) "
+            f"in {elapsed:.2f}s = {games / elapsed:,.0f} games/s"
+        )
+        return tournament
+
+    def wait_for_worker_nodes(self, count: int, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if len(app.control.ping(timeout=0.5) or []) >= count:
+                return
+        raise CommandError(f"{count} workers did not answer a ping within {timeout:.0f}s")
+
+    # --- 2. the engine alone --------------------------------------------------------------
+    def bench_engine(self, tournament: Tournament, opts) -> None:
+        matches = Match.objects.filter(
+            tournament=tournament, entrant_b__isnull=False
+        ).select_related("entrant_a__bot", "entrant_b__bot")
+        winner_needed = needs_winner(tournament)
+        _worker_specs[:] = [
+            (match_spec(tournament, m.seed, m.entrant_a.bot, m.entrant_b.bot), winner_needed)
+            for m in matches
+        ]
+        chunks = [list(range(i, len(_worker_specs), 64)) for i in range(64)]
+        connection.close()  # forked processes must not share the parent's connection
+        started = time.perf_counter()
+        with multiprocessing.get_context("fork").Pool(opts["workers"]) as pool:
+            games = sum(pool.map(_play_chunk, chunks))
+        elapsed = time.perf_counter() - started
+        self.stdout.write(
+            f"engine only: the same {games} games in {opts['workers']} processes in "
+            f"{elapsed:.2f}s = {games / elapsed:,.0f} games/s"
+        )
+        self.stdout.write(
+            f"orchestration overhead: whole stack / engine only = "
+            f"{self.stack_seconds / elapsed:.2f}x"
+        )
+
+    # --- 3. standings of a big Swiss ------------------------------------------------------
+    def bench_standings(self, opts) -> None:
+        tournament = self.synthetic_swiss(opts["standings_entrants"], opts["standings_rounds"])
+        samples = []
+        for _ in range(opts["standings_samples"]):
+            started = time.perf_counter()
+            scheduling.standings(tournament)
+            samples.append(time.perf_counter() - started)
+        self.report_latency(
+            f"standings of a {opts['standings_entrants']}-entrant, "
+            f"{opts['standings_rounds']}-round Swiss (in process)",
+            samples,
+        )
+        if opts["standings_url"]:
+            url = opts["standings_url"].format(id=tournament.pk)
+            client = Client()
+            samples = []
+            for _ in range(opts["standings_samples"]):
+                started = time.perf_counter()
+                response = client.get(url)
+                samples.append(time.perf_counter() - started)
+                if response.status_code != 200:
+                    raise CommandError(f"GET {url} answered {response.status_code}")
+            self.report_latency(f"GET {url}", samples)
+
+    def report_latency(self, label: str, samples: list[float]) -> None:
+        cuts = statistics.quantiles(samples, n=100)
+        self.stdout.write(
+            f"{label}: p50 {cuts[49] * 1000:.1f} ms, p95 {cuts[94] * 1000:.1f} ms "
+            f"over {len(samples)} calls"
+        )
+
+    def synthetic_swiss(self, entrants: int, rounds: int) -> Tournament:
+        """Paired by the real format, results drawn from a fixed generator, no games played."""
+        tournament = create_tournament(
+            name=f"bench standings {entrants}",
+            variant="paulista",
+            format="swiss",
+            format_options={"rounds": rounds},
+            bots=bots_named(["random"] * entrants),
+            seeding=Tournament.Seeding.ORDER,
+            competitive=False,
+        )
+        lifecycle.start(tournament, publish=False)
+        rng = random.Random(7)
+        while True:
+            pending = list(Match.objects.filter(tournament=tournament, status="pending"))
+            if not pending:
+                break
+            for m in pending:
+                m.wins_a = rng.randint(0, 10)
+                m.wins_b = 10 - m.wins_a
+                m.points_a, m.points_b = 12 * m.wins_a, 12 * m.wins_b
+                m.games_played = 10
+                m.winner_id = (
+                    None
+                    if m.wins_a == m.wins_b
+                    else (m.entrant_a_id if m.wins_a > m.wins_b else m.entrant_b_id)
+                )
+                m.status = Match.Status.DONE
+            Match.objects.bulk_update(
+                pending,
+                ["wins_a", "wins_b", "points_a", "points_b", "games_played", "winner", "status"],
+            )
+            scheduling.advance(tournament.pk)
+        return tournament

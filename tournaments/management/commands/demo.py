@@ -1,0 +1,217 @@
+"""`python manage.py demo`: the main job, from a fresh clone to a tournament you can watch.
+
+Migrates the database, loads the plugins (a Bot for every registered bot), creates the `admin`
+account and prints how to log in, starts a Celery worker and the web server, then runs a
+tournament of the built-in bots on the workers and prints its standings. With the defaults
+(no DATABASE_URL, no broker) everything lives under var/ and nothing else needs installing.
+The server keeps running until Ctrl-C, unless `--exit-when-done`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from engine.plugins import registry
+from engine.progress import progress_bar
+
+from ... import lifecycle, scheduling
+from ...builders import bots_named, create_tournament, parse_bot_items
+from ...formats import FORMATS
+from ...models import Bot, Tournament
+from ...reports import standings_text
+from ...runner import wait_for_workers
+from ...workers import PROJECT_DIR, start_worker, stop_worker, wait_until_ready
+
+ADMIN_USERNAME = "admin"
+DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
+
+
+class Command(BaseCommand):
+    help = __doc__.split("\n\n")[1].replace("\n", " ")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--variant", default="paulista")
+        parser.add_argument("--format", default="swiss", choices=sorted(FORMATS))
+        parser.add_argument(
+            "--bots", nargs="+", default=None, help="default: every registered bot, 8 entrants"
+        )
+        parser.add_argument("--games", type=int, default=10, help="games per match")
+        parser.add_argument("--workers", type=int, default=2, help="worker processes")
+        parser.add_argument(
+            "--exit-when-done", action="store_true", help="stop everything once it is over"
+        )
+
+    def handle(self, *args, **opts):
+        var_dir = Path(settings.VAR_DIR)
+        var_dir.mkdir(parents=True, exist_ok=True)
+        self.check_port(opts["host"], opts["port"])
+        self.say("1/5 database")
+        call_command("migrate", interactive=False, verbosity=0)
+        self.say(f"    {_database_label()} is up to date")
+        self.say("2/5 plugins")
+        self.load_plugins()
+        self.say("3/5 admin account")
+        login = self.ensure_admin(var_dir)
+        self.say(f"4/5 worker ({_broker_label()}) and web server")
+        worker = start_worker(
+            opts["workers"], log_file=open(var_dir / "worker.log", "ab"), loglevel="INFO"
+        )
+        web = None
+        try:
+            wait_until_ready(worker)
+            web = self.start_web(opts["host"], opts["port"], var_dir)
+            url = f"http://{opts['host']}:{opts['port']}/"
+            self.say(f"    watch the tournament at {url} ({login})")
+            self.say("5/5 demo tournament")
+            tournament = self.create_demo(opts)
+            self.run(tournament)
+            self.stdout.write(standings_text(scheduling.standings(tournament)))
+            if opts["exit_when_done"]:
+                self.check_page(url + "admin/login/")
+                return
+            self.say(f"\nThe server keeps running at {url}; press Ctrl-C to stop.")
+            try:
+                web.wait()
+            except KeyboardInterrupt:
+                pass
+        finally:
+            if web is not None and web.poll() is None:
+                web.terminate()
+                web.wait(10)
+            stop_worker(worker)
+
+    def say(self, text: str) -> None:
+        self.stdout.write(text)
+        self.stdout.flush()
+
+    def check_port(self, host: str, port: int) -> None:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+            except OSError as exc:
+                raise CommandError(
+                    f"cannot serve on {host}:{port} ({exc.strerror}); choose another with --port",
+                    returncode=2,
+                ) from None
+
+    def load_plugins(self) -> None:
+        reg = registry()
+        for name in sorted(reg.bots):
+            if not Bot.objects.filter(name=name, version="").exists():
+                Bot.objects.create(name=name, plugin=name, description="built-in plugin")
+        self.say(f"    variants: {', '.join(sorted(reg.variants))}")
+        self.say(f"    bots: {', '.join(sorted(reg.bots))}")
+
+    def ensure_admin(self, var_dir: Path) -> str:
+        """Create `admin` with a password kept in var/admin-password.txt (readable by the owner
+        only), so that every later run can still say how to log in."""
+        users = get_user_model()
+        secret_file = var_dir / "admin-password.txt"
+        user = users.objects.filter(username=ADMIN_USERNAME).first()
+        if user is None:
+            password = os.environ.get("DEMO_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+            users.objects.create_superuser(ADMIN_USERNAME, "", password)
+            secret_file.write_text(password + "\n")
+            secret_file.chmod(0o600)
+            self.say(f"    created the superuser {ADMIN_USERNAME!r}")
+        saved = secret_file.read_text().strip() if secret_file.exists() else ""
+        user = users.objects.get(username=ADMIN_USERNAME)
+        if saved and user.check_password(saved):
+            login = f"log in as {ADMIN_USERNAME} / {saved}"
+        else:
+            login = (
+                f"log in as {ADMIN_USERNAME} with the password you set "
+                f"(python manage.py changepassword {ADMIN_USERNAME} sets a new one)"
+            )
+        self.say(f"    {login}")
+        return login
+
+    def start_web(self, host: str, port: int, var_dir: Path) -> subprocess.Popen:
+        web = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", f"{host}:{port}", "--noreload"],
+            cwd=PROJECT_DIR,
+            stdout=open(var_dir / "web.log", "ab"),
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if web.poll() is not None:
+                raise CommandError(f"the web server exited; see {var_dir / 'web.log'}")
+            try:
+                with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=2):
+                    return web
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.2)
+        web.terminate()
+        raise CommandError(f"the web server did not answer; see {var_dir / 'web.log'}")
+
+    def check_page(self, url: str) -> None:
+        with urllib.request.urlopen(url, timeout=10) as page:
+            self.say(f"    {url} answered {page.status}")
+
+    def create_demo(self, opts) -> Tournament:
+        if opts["bots"]:
+            names = parse_bot_items(opts["bots"])
+        else:
+            names = sorted(registry().bots)
+            names += ["random"] * max(0, DEMO_SIZE - len(names))
+        try:
+            tournament = create_tournament(
+                name=f"Demo: {opts['format']} of the built-in bots",
+                variant=opts["variant"],
+                format=opts["format"],
+                bots=bots_named(names),
+                games_per_match=opts["games"],
+            )
+            lifecycle.start(tournament)
+        except (ValidationError, lifecycle.LifecycleError) as exc:
+            messages = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
+            raise CommandError("; ".join(messages), returncode=2) from None
+        self.say(f"    {tournament.name}: {len(names)} entrants, {opts['games']} games a match")
+        return tournament
+
+    def run(self, tournament: Tournament) -> None:
+        total = scheduling.expected_matches(tournament, tournament.entrants.count())
+        with progress_bar(total, tournament.name) as advance:
+            shown = 0
+
+            def on_progress(state):
+                nonlocal shown
+                for _ in range(state.done - shown):
+                    advance(f"{state.games} games")
+                shown = max(shown, state.done)
+
+            status = wait_for_workers(tournament, on_progress)
+        if status != Tournament.Status.DONE:
+            raise CommandError(f"the demo tournament stopped: it is {status}", returncode=1)
+
+
+def _database_label() -> str:
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"SQLite database {db['NAME']}"
+    return f"{db['ENGINE'].rsplit('.', 1)[-1]} database {db['NAME']} on {db.get('HOST') or 'localhost'}"
+
+
+def _broker_label() -> str:
+    url = settings.CELERY_BROKER_URL
+    if url.startswith("filesystem://"):
+        return f"broker in {settings.BROKER_DIR}"
+    return f"broker {url.split('@')[-1]}"
