@@ -268,3 +268,15 @@ def test_a_human_team_entrant_shows_its_members(staff_api, api):
     human_entrant(tournament, player)
     data = api.get(f"/api/tournaments/{tournament.pk}/").json()
     assert data["entrants"][0]["members"] == [{"id": player.pk, "name": "Ana", "kind": "human"}]
+
+
+def test_the_bracket_can_show_one_round_of_a_league(staff_api, api):
+    body = payload(format="round-robin", games_per_match=1)
+    tid = staff_api.post("/api/tournaments/", body, format="json").json()["id"]
+    staff_api.post(f"/api/tournaments/{tid}/start/")
+    play_out(tid)
+    full = api.get(f"/api/tournaments/{tid}/bracket/").json()
+    assert full["kind"] == "rounds" and full["rounds"] == [1, 2, 3]
+    one = api.get(f"/api/tournaments/{tid}/bracket/?round=2").json()
+    assert [r["number"] for r in one["sections"][0]["rounds"]] == [2]
+    assert api.get(f"/api/tournaments/{tid}/bracket/?round=two").status_code == 400

@@ -98,3 +98,13 @@ def test_the_play_table_page(user, played):
     match = Match.objects.filter(tournament=played).first()
     page = text(client.get(reverse("web:play-match", args=[match.pk])))
     assert reverse("play-match-detail", args=[match.pk]) in page
+
+
+def test_a_league_page_shows_one_round_at_a_time(client, league):
+    from tournaments.runner import run_in_process
+
+    run_in_process(league)
+    latest = text(client.get(reverse("web:tournament", args=[league.pk])))
+    assert '<a href="?round=1">1</a>' in latest and "<strong>3</strong>" in latest
+    first = text(client.get(reverse("web:tournament", args=[league.pk]) + "?round=1"))
+    assert "<strong>1</strong>" in first and "R1-1" in first and "R3-1" not in first

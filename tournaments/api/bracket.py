@@ -49,23 +49,37 @@ def match_json(match: Match) -> dict[str, Any]:
     }
 
 
-def bracket_payload(tournament: Tournament) -> dict[str, Any]:
+def bracket_payload(tournament: Tournament, round_number: int | None = None) -> dict[str, Any]:
+    """The bracket or the rounds; `round_number` keeps one round only (a league's rounds can
+    hold thousands of matches)."""
+    matches = Match.objects.filter(tournament=tournament)
+    if round_number is not None:
+        matches = matches.filter(round__number=round_number)
     matches = list(
-        Match.objects.filter(tournament=tournament)
-        .select_related("round", "entrant_a", "entrant_b")
-        .order_by("round__number", "id")
+        matches.select_related("round", "entrant_a", "entrant_b").order_by("round__number", "id")
     )
     slots = [match_json(m) for m in matches]
     kind = "rounds"
     if tournament.format in ELIMINATION and tournament.status != Tournament.Status.DRAFT:
         kind = "bracket"
-        slots += waiting_slots(tournament, {m.key for m in matches})
+        existing = {m.key for m in matches} if round_number is None else existing_keys(tournament)
+        waiting = waiting_slots(tournament, existing)
+        slots += [w for w in waiting if round_number is None or w["round"] == round_number]
     return {
         "tournament": tournament.pk,
         "format": tournament.format,
         "kind": kind,
+        "rounds": round_numbers(tournament),
         "sections": group(slots, by_section=kind == "bracket"),
     }
+
+
+def existing_keys(tournament: Tournament) -> set[str]:
+    return set(Match.objects.filter(tournament=tournament).values_list("key", flat=True))
+
+
+def round_numbers(tournament: Tournament) -> list[int]:
+    return list(tournament.rounds.order_by("number").values_list("number", flat=True))
 
 
 def group(slots: list[dict[str, Any]], *, by_section: bool) -> list[dict[str, Any]]:

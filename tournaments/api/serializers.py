@@ -687,7 +687,14 @@ class BracketSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     format = serializers.CharField()
     kind = serializers.CharField(help_text="`bracket` (elimination) or `rounds` (leagues)")
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the numbers of the rounds paired so far"
+    )
     sections = BracketSectionSerializer(many=True)
+
+
+class RoundQuerySerializer(serializers.Serializer):
+    round = serializers.IntegerField(required=False, min_value=1, max_value=100_000)
 
 
 class DetailSerializer(serializers.Serializer):

@@ -36,6 +36,7 @@ class ApiMixin(FriendlyErrorsMixin):
     lookup_value_regex = ID
 
 
+ROUND = OpenApiParameter("round", int, description="only this round's matches")
 NAME = OpenApiParameter("name", str, OpenApiParameter.PATH, description="its registered name")
 
 
@@ -265,11 +266,14 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
 
     @extend_schema(
         responses=serializers.BracketSerializer,
+        parameters=[ROUND],
         summary="The bracket (elimination) or the rounds (leagues) with their matches",
     )
     @action(detail=True, methods=["get"], permission_classes=[AllowAny])
     def bracket(self, request, pk=None):
-        return Response(bracket_payload(self._plain_object()))
+        query = serializers.RoundQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(bracket_payload(self._plain_object(), query.validated_data.get("round")))
 
     def _plain_object(self) -> Tournament:
         """The tournament alone, without the list's annotations (one cheap query)."""

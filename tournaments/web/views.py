@@ -18,6 +18,7 @@ from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, total_matches
 from ..api.views import count_of
 from ..models import Entrant, Game, Match, Rating, Tournament
+from ..scheduling import ELIMINATION
 
 PAGE_SIZE = 25
 
@@ -51,6 +52,8 @@ def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("table_settings"), pk=pk)
     standings = standings_payload(tournament)
     metrics = standings["metrics"]
+    shown_round = round_to_show(request, tournament)
+    bracket = bracket_payload(tournament, shown_round)
     return render(
         request,
         "tournaments/tournament_detail.html",
@@ -63,10 +66,21 @@ def tournament_detail(request, pk: int):
                 {**row, "cells": [row["values"].get(m) for m in metrics]}
                 for row in standings["rows"]
             ],
-            "bracket": bracket_payload(tournament),
+            "bracket": bracket,
+            "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
         },
     )
+
+
+def round_to_show(request, tournament: Tournament) -> int | None:
+    """Leagues show one round at a time (the latest unless asked), brackets everything."""
+    if tournament.format in ELIMINATION:
+        return None
+    asked = request.GET.get("round", "")
+    if asked.isdigit() and len(asked) < 7:
+        return int(asked)
+    return tournament.rounds.order_by("-number").values_list("number", flat=True).first()
 
 
 def match_detail(request, pk: int):

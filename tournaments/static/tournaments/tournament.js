@@ -41,13 +41,28 @@
       el("span", {}, m.games_played && !(i === 1 && m.is_bye) ? m.wins[i] : ""));
   }
 
+  function drawRoundLinks(rounds, shown) {
+    const nav = document.getElementById("rounds-nav");
+    if (!nav) return;
+    nav.replaceChildren("Round: ", ...rounds.map((n) => [
+      n === shown ? el("strong", {}, n) : el("a", { href: "?round=" + n }, n), " "]).flat());
+  }
+
   function followTournament(options) {
     if (!options.live) return;
     const base = "/api/tournaments/" + options.id + "/";
+    let round = options.round;
     async function tick() {
       try {
-        const [standings, bracket] = await Promise.all([
-          fetchJSON(base + "standings/"), fetchJSON(base + "bracket/")]);
+        const query = round ? "?round=" + round : "";
+        let [standings, bracket] = await Promise.all([
+          fetchJSON(base + "standings/"), fetchJSON(base + "bracket/" + query)]);
+        const latest = bracket.rounds.length ? bracket.rounds[bracket.rounds.length - 1] : null;
+        if (round && options.followLatest && latest && latest !== round) {
+          round = latest;  // a new round was paired: follow it
+          bracket = await fetchJSON(base + "bracket/?round=" + round);
+        }
+        if (bracket.kind === "rounds") drawRoundLinks(bracket.rounds, round);
         const p = standings.progress;
         const bar = document.getElementById("progress");
         bar.max = p.total || 1;
