@@ -71,7 +71,13 @@ class Command(BaseCommand):
         self.report(
             "GET standings, warm (cached until the next result)", client, base + "standings/", n
         )
-        self.report("GET bracket", client, base + "bracket/", n)
+        self.report("GET bracket, every round", client, base + "bracket/", n)
+        self.report(
+            "GET bracket, the last round (what the page polls)",
+            client,
+            base + f"bracket/?round={opts['rounds']}",
+            n,
+        )
         self.report("GET tournament with its entrants", client, base, n)
         self.report(
             "GET a page of 50 matches", client, f"/api/matches/?tournament={tournament.pk}", n
