@@ -15,6 +15,9 @@ from engine.plugins import registry
 from .formats import FORMATS, FormatError
 from .formats.standings import validate_metrics
 
+MAX_GAMES_PER_MATCH = 100_000
+MAX_SEED = 2**63 - 1  # a signed 64-bit column
+
 
 def check_variant_settings(
     variant: str, preset: str, options: Any, players: Any
@@ -70,8 +73,16 @@ def check_tournament(tournament) -> None:
         tournament.format, tournament.format_options, tournament.metrics
     ).items():
         errors.setdefault(field, []).extend(messages)
-    if not tournament.games_per_match and not tournament.pairs_per_match:
+    games, pairs = tournament.games_per_match, tournament.pairs_per_match
+    if not games and not pairs:
         errors["games_per_match"] = ["a match needs at least one game or one duplicate pair"]
+    elif games + 2 * pairs > MAX_GAMES_PER_MATCH:
+        errors["games_per_match"] = [
+            f"a match has at most {MAX_GAMES_PER_MATCH:,} games (a duplicate pair is two), "
+            f"not {games + 2 * pairs:,}"
+        ]
+    if not 0 <= tournament.seed <= MAX_SEED:
+        errors["seed"] = [f"the seed must be an integer from 0 to {MAX_SEED}"]
     if errors:
         raise ValidationError(errors)
 

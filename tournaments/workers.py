@@ -54,9 +54,13 @@ def start_worker(
     )
 
 
-def stop_worker(process: subprocess.Popen, timeout: float = 15.0) -> None:
+def stop_worker(process: subprocess.Popen, timeout: float = 15.0, *, idle: bool = False) -> None:
     """Warm shutdown (SIGTERM: finish the current match, give prefetched messages back), then
-    SIGKILL if it takes longer than `timeout`."""
+    SIGKILL if it takes longer than `timeout`. `idle`: the caller knows no match is in flight
+    (its tournament is over), so there is nothing to wait for: a second at most. (Winding down
+    the broker loop takes seconds, longest on the folder broker.)"""
+    if idle:
+        timeout = min(timeout, 1.0)
     if process.poll() is not None:
         return
     try:  # the main process only: it stops its pool processes itself

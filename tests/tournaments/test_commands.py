@@ -96,6 +96,9 @@ def test_run_tournament_reuses_the_bots_so_their_ratings_accumulate():
         (["--bots", "random*4", "--metrics", "luck"], "unknown metric(s) 'luck'"),
         (["--bots", "random*4", "--games", "0"], "at least one game or one duplicate pair"),
         (["--bots", "random"], "at least 2 entrants, it has 1"),
+        (["--bots", "random*2", "--games", "100001"], "at most 100,000 games"),
+        (["--bots", "random*2", "--seed", str(2**63)], "the seed must be an integer from 0"),
+        (["--bots", "random*2", "--seed", "-1"], "the seed must be an integer from 0"),
         (["--bots", "random*0"], "write NAME or NAME*COUNT"),
         (
             ["--bots", "random*4", "--format", "swiss", "--format-option", "rounds=9"],

@@ -56,7 +56,8 @@ def test_the_demo_runs_the_whole_main_job_with_no_server_installed(tmp_path):
     assert f"broker in {tmp_path / 'broker'}" in out
     password = re.search(r"log in as admin / (\S+)", out).group(1)
     assert (tmp_path / "admin-password.txt").read_text().strip() == password
-    assert f"watch the tournament at http://127.0.0.1:{port}/" in out
+    page = re.search(rf"watch it at (http://127\.0\.0\.1:{port}/tournaments/\d+/)", out).group(1)
+    assert f"{page} answered 200" in out
     assert f"http://127.0.0.1:{port}/admin/login/ answered 200" in out
     assert re.search(r"^1\s+\S+", out, re.MULTILINE)  # the standings' first row
 

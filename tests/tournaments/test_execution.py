@@ -210,3 +210,42 @@ def test_the_same_tournament_seed_plays_the_same_games(make_tournament):
         )
     assert results[0] == results[1]
     assert len(results[0]) == 3 * 4
+
+
+def test_the_match_task_is_acknowledged_late_and_given_back_if_its_worker_is_lost():
+    from tournaments.tasks import run_match
+
+    assert run_match.acks_late and run_match.reject_on_worker_lost and run_match.ignore_result
+
+
+def test_the_match_task_waits_and_retries_while_another_worker_holds_the_match(make_tournament):
+    from celery.exceptions import Retry
+
+    from tournaments.tasks import run_match
+
+    match = first_match(started(make_tournament))
+    execution.claim_match(match.pk, "other-host:9")
+    with pytest.raises(Retry):
+        run_match(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING and match.worker == "other-host:9"
+
+
+def test_the_match_task_records_the_match_and_queues_what_became_ready(
+    make_tournament, monkeypatch
+):
+    from tournaments.tasks import run_match
+
+    sent = []
+    monkeypatch.setattr(dispatch, "publish", sent.extend)
+    tournament = make_tournament(4)
+    lifecycle.start(tournament)
+    semis = list(Match.objects.filter(tournament=tournament).order_by("id"))
+    assert sent == [m.pk for m in semis]
+    sent.clear()
+    assert [run_match(match_id=m.pk) for m in semis] == ["recorded", "recorded"]
+    final = Match.objects.get(tournament=tournament, key="W2-1")
+    assert sent == [final.pk] and final.status == Match.Status.QUEUED
+    assert run_match(match_id=final.pk) == "recorded"
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.DONE

@@ -73,28 +73,32 @@ class Command(BaseCommand):
             opts["workers"], log_file=open(var_dir / "worker.log", "ab"), loglevel="INFO"
         )
         web = None
+        finished = False
         try:
             wait_until_ready(worker)
             web = self.start_web(opts["host"], opts["port"], var_dir)
             url = f"http://{opts['host']}:{opts['port']}/"
-            self.say(f"    watch the tournament at {url} ({login})")
+            self.say(f"    serving {url} (admin: {url}admin/, API: {url}api/docs/)")
             self.say("5/5 demo tournament")
             tournament = self.create_demo(opts)
+            page = f"{url}tournaments/{tournament.pk}/"
+            self.say(f"    watch it at {page} ({login})")
             self.run(tournament)
+            finished = True
             self.stdout.write(standings_text(scheduling.standings(tournament)))
             if opts["exit_when_done"]:
+                self.check_page(page)
                 self.check_page(url + "admin/login/")
                 return
             self.say(f"\nThe server keeps running at {url}; press Ctrl-C to stop.")
-            try:
-                web.wait()
-            except KeyboardInterrupt:
-                pass
+            web.wait()
+        except KeyboardInterrupt:
+            self.say("\nstopping the web server and the worker")
         finally:
             if web is not None and web.poll() is None:
                 web.terminate()
                 web.wait(10)
-            stop_worker(worker)
+            stop_worker(worker, idle=finished)
 
     def say(self, text: str) -> None:
         self.stdout.write(text)

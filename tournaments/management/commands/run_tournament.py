@@ -167,10 +167,13 @@ class Command(BaseCommand):
                         advance(f"{state.games} games")
                     shown = max(shown, state.done)
 
-                return wait_for_workers(tournament, on_progress, timeout=opts["timeout"])
+                status = wait_for_workers(tournament, on_progress, timeout=opts["timeout"])
         finally:
+            over = Match.objects.filter(tournament=tournament, status__in=Match.UNFINISHED)
+            idle = not over.exists()
             for worker in workers:
-                stop_worker(worker)
+                stop_worker(worker, idle=idle)
+        return status
 
     def report(self, tournament: Tournament, elapsed: float, as_json: bool) -> None:
         rows = scheduling.standings(tournament)
