@@ -2,8 +2,11 @@
 # and the one-shot migrate.
 FROM python:3.11-slim
 
+# The source tree comes first on the path for every process (manage.py, gunicorn, celery), so
+# that templates, static files and migrations are read from it.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PYTHONPATH=/app \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 

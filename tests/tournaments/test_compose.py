@@ -94,3 +94,10 @@ def test_manage_py_commands_in_compose_and_dockerfile_exist():
         name = args[args.index("manage.py") + 1] if "manage.py" in args else args[0]
         assert name in known, name
     assert 'CMD ["gunicorn", "config.wsgi:application"' in dockerfile
+
+
+def test_the_secret_key_must_be_given_rather_than_defaulted():
+    for name in ("migrate", "web", "worker", "beat"):
+        assert SERVICES[name]["environment"]["DJANGO_SECRET_KEY"].startswith(
+            "${DJANGO_SECRET_KEY:?"
+        )
