@@ -181,7 +181,9 @@ LOGGING = {
 # --- Celery -------------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = (
-    os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "filesystem://"
+    os.environ.get("CELERY_BROKER_URL")
+    or os.environ.get("REDIS_URL")
+    or "filesystem://localhost//"  # the host only spares kombu's "no hostname" warning
 )
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "control"):

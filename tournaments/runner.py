@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Count, Q, Sum
 
 from . import lifecycle, scheduling
 from .dispatch import sweep
@@ -19,20 +20,28 @@ from .models import Match, Tournament
 @dataclass
 class Progress:
     done: int  # matches with games that are finished (byes excluded)
+    running: int  # claimed by a worker right now
     games: int
     failed: int
     status: str
 
 
 def progress(tournament: Tournament) -> Progress:
-    rows = Match.objects.filter(tournament=tournament, entrant_b__isnull=False)
-    done = rows.filter(status=Match.Status.DONE)
-    games = sum(done.values_list("games_played", flat=True))
+    """Where the tournament stands, in two queries (the command polls it several times a
+    second)."""
+    done, running, failed = (Q(status=s) for s in ("done", "running", "failed"))
+    counts = Match.objects.filter(tournament=tournament, entrant_b__isnull=False).aggregate(
+        done=Count("id", filter=done),
+        running=Count("id", filter=running),
+        failed=Count("id", filter=failed),
+        games=Sum("games_played", filter=done),
+    )
     status = Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk)
     return Progress(
-        done=done.count(),
-        games=games,
-        failed=rows.filter(status=Match.Status.FAILED).count(),
+        done=counts["done"],
+        running=counts["running"],
+        games=counts["games"] or 0,
+        failed=counts["failed"],
         status=status,
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -123,3 +124,17 @@ def test_run_tournament_bad_arguments_exit_2_from_the_command_line():
     assert result.returncode == 2
     assert "argument --games: '-1' must be 0 or more" in result.stderr
     assert result.stdout == ""
+
+
+def test_run_tournament_on_a_database_not_yet_migrated_says_what_to_do(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "run_tournament", "--bots", "random*2"],
+        cwd=PROJECT_DIR,
+        env={**env, "TRUCO_VAR_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert "run `python manage.py migrate` first" in result.stderr
+    assert "Traceback" not in result.stderr

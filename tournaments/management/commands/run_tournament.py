@@ -15,6 +15,8 @@ import time
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from engine.cli import parse_option
 from engine.progress import progress_bar
@@ -28,6 +30,7 @@ from ...runner import run_in_process, wait_for_workers
 from ...workers import start_worker, stop_worker, wait_until_ready
 
 BAD_INPUT = 2
+NO_WORKER_HINT_SECONDS = 20.0
 
 
 def non_negative(text: str) -> int:
@@ -95,6 +98,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the standings as JSON")
 
     def handle(self, *args, **opts):
+        check_migrated()
         tournament = self.create(opts)
         started = time.perf_counter()
         if opts["workers"] or opts["external"]:
@@ -107,10 +111,14 @@ class Command(BaseCommand):
         if status != Tournament.Status.DONE:
             failed = tournament.matches.filter(status=Match.Status.FAILED)
             detail = "; ".join(f"{m.key}: {m.error}" for m in failed[:3])
+            if detail:
+                why = f" ({detail})"
+            elif opts["timeout"] is not None and status == Tournament.Status.RUNNING:
+                why = f" within --timeout {opts['timeout']:g}s"
+            else:
+                why = ""
             raise CommandError(
-                f"tournament {tournament.pk} did not finish: it is {status}"
-                + (f" ({detail})" if detail else ""),
-                returncode=1,
+                f"tournament {tournament.pk} did not finish: it is {status}{why}", returncode=1
             )
 
     def create(self, opts) -> Tournament:
@@ -158,14 +166,23 @@ class Command(BaseCommand):
                 wait_until_ready(worker)
             self.start(tournament, publish=True)
             total = scheduling.expected_matches(tournament, tournament.entrants.count())
+            hint_at = time.monotonic() + NO_WORKER_HINT_SECONDS
             with progress_bar(total, tournament.name) as advance:
                 shown = 0
 
                 def on_progress(state):
-                    nonlocal shown
+                    nonlocal shown, hint_at
                     for _ in range(state.done - shown):
                         advance(f"{state.games} games")
                     shown = max(shown, state.done)
+                    if state.done or state.running:
+                        hint_at = None
+                    elif hint_at is not None and time.monotonic() > hint_at:
+                        self.stderr.write(
+                            "no worker has claimed a match yet: is one running on this broker "
+                            f"({_broker()})? Start one with: celery -A config worker"
+                        )
+                        hint_at = None
 
                 status = wait_for_workers(tournament, on_progress, timeout=opts["timeout"])
         finally:
@@ -195,6 +212,21 @@ class Command(BaseCommand):
             f"{games} games in {elapsed:.1f}s ({rate:,.0f} games/s)\n"
         )
         self.stdout.write(standings_text(rows))
+
+
+def check_migrated() -> None:
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        raise CommandError(
+            "the database has unapplied migrations: run `python manage.py migrate` first",
+            returncode=BAD_INPUT,
+        )
+
+
+def _broker() -> str:
+    from django.conf import settings
+
+    return settings.CELERY_BROKER_URL.split("@")[-1]
 
 
 def _messages(exc: ValidationError) -> str:
