@@ -16,7 +16,9 @@ from django.conf import settings
 PROJECT_DIR = Path(settings.BASE_DIR)
 
 
-def worker_command(concurrency: int = 1, name: str | None = None, loglevel: str = "WARNING"):
+def worker_command(
+    concurrency: int = 1, name: str | None = None, loglevel: str = "WARNING", pool: str = "prefork"
+):
     return [
         sys.executable,
         "-m",
@@ -26,6 +28,8 @@ def worker_command(concurrency: int = 1, name: str | None = None, loglevel: str 
         "worker",  # consumes the default queue of its own settings (TRUCO_QUEUE)
         "--concurrency",
         str(concurrency),
+        "--pool",
+        pool,
         "--hostname",
         name or f"truco-{uuid.uuid4().hex[:8]}@%h",
         "--without-gossip",
@@ -42,10 +46,11 @@ def start_worker(
     name: str | None = None,
     loglevel: str = "WARNING",
     log_file=None,
+    pool: str = "prefork",
 ) -> subprocess.Popen:
     """A worker in its own process group (so that stopping it stops its pool processes too)."""
     return subprocess.Popen(
-        worker_command(concurrency, name, loglevel),
+        worker_command(concurrency, name, loglevel, pool),
         cwd=PROJECT_DIR,
         env={**os.environ, **(env or {})},
         stdout=log_file or subprocess.DEVNULL,

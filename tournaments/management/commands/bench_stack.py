@@ -50,6 +50,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--pool", default="prefork", choices=["prefork", "solo"])
         parser.add_argument("--entrants", type=int, default=16)
         parser.add_argument("--format", default="round-robin")
         parser.add_argument("--games", type=int, default=40, help="games per match")
@@ -68,7 +69,9 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         db = connection.vendor
         broker = settings.CELERY_BROKER_URL.split("://")[0]
-        self.stdout.write(f"database: {db}, broker: {broker}, workers: {opts['workers']}")
+        self.stdout.write(
+            f"database: {db}, broker: {broker}, workers: {opts['workers']} ({opts['pool']} pool)"
+        )
         if db != "postgresql" or broker != "redis":
             self.stdout.write("  (the target is measured with PostgreSQL and Redis)")
         if not opts["skip_stack"]:
@@ -87,7 +90,7 @@ class Command(BaseCommand):
             seed=opts["seed"],
             seeding=Tournament.Seeding.ORDER,
         )
-        workers = [start_worker(1) for _ in range(opts["workers"])]
+        workers = [start_worker(1, pool=opts["pool"]) for _ in range(opts["workers"])]
         try:
             self.wait_for_worker_nodes(len(workers))
             started = time.perf_counter()
