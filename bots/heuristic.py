@@ -79,6 +79,8 @@ class HeuristicPolicy:
             return self.answer(obs, rng, rules, legal)
         if any(a.startswith("pair ") for a in legal):
             return self.pair(obs, rules, legal)
+        if "keep" in legal:  # Mineiro's lots: change a poor lot for the next one
+            return "keep" if "burn" not in legal or self.chance(obs, rules) >= 0.45 else "burn"
         if "truco" in legal and self.should_call(obs, rng, rules):
             return "truco"
         return self.play(obs, rng, rules, legal)
@@ -252,9 +254,9 @@ def partner_quality(obs: Observation, quality) -> float:
 
 class HeuristicBot(Bot):
     def __init__(self, **kwargs):
-        params = {k: kwargs.pop(k) for k in list(kwargs) if k in Thresholds.__dataclass_fields__}
         super().__init__(**kwargs)
-        self.policy = HeuristicPolicy(Thresholds(**params))
+        self.reject_unknown_params(Thresholds.__dataclass_fields__)
+        self.policy = HeuristicPolicy(Thresholds(**self.params))
 
     def act(self, observation: Observation) -> str:
         return self.policy.decide(observation, self.rng)

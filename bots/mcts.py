@@ -58,6 +58,7 @@ class MctsBot(Bot):
         **kwargs,
     ):
         super().__init__(**kwargs)
+        self.reject_unknown_params(("time_ms", "iterations", "exploration"))
         if iterations is None and time_ms is None:
             time_ms = DEFAULT_TIME_MS
         self.time_ms = time_ms

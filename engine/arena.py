@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from dataclasses import dataclass, field
 
 from .errors import TrucoError
@@ -54,6 +55,24 @@ def parse_sprt(items: list[str]) -> dict[str, float]:
     if not (0 < values["alpha"] < 0.5 and 0 < values["beta"] < 0.5):
         raise ArenaError("--sprt alpha and beta must be between 0 and 0.5")
     return values
+
+
+def check_bot(reg, variant, side: BotSpec, options, args) -> None:
+    """Build the bot once, so that a wrong name or parameter is an error now, not a forfeit in
+    every game."""
+    factory = reg.bot(side.name)
+    state = variant.new_game(args.players, options, preset=args.preset, seed=args.seed)
+    try:
+        factory(
+            variant=variant.name,
+            options=state.options,
+            seat=0,
+            players=args.players,
+            rng=random.Random(0),
+            **side.params,
+        )
+    except Exception as exc:
+        raise ArenaError(f"bot {side.name!r} rejected its parameters: {exc}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,7 +148,7 @@ def run_arena(args) -> int:
     variant.check_players(args.players)
     side_a, side_b = (parse_bot(text) for text in args.bots)
     for side in (side_a, side_b):
-        reg.bot(side.name)
+        check_bot(reg, variant, side, options, args)
     if args.pairs < 1:
         raise ArenaError("--pairs must be at least 1")
     if args.jobs < 1:

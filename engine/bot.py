@@ -39,6 +39,14 @@ class Bot:
         self.rng = rng
         self.params = params
 
+    def reject_unknown_params(self, known) -> None:
+        """For bots with a fixed set of parameters: a misspelt one is an error, not ignored."""
+        unknown = sorted(set(self.params) - set(known))
+        if unknown:
+            raise TypeError(
+                f"unknown parameter {', '.join(unknown)}; valid: {', '.join(sorted(known)) or 'none'}"
+            )
+
     def act(self, observation: Observation) -> str:
         """Return one of `observation.legal`."""
         raise NotImplementedError

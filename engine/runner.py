@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bot import DecisionTimeout
+from .bot import BotCrashed, DecisionTimeout
 from .errors import IllegalAction, PluginError
 from .plugins import plugin_manager, registry
 from .records import RecordKeeper
@@ -110,8 +110,8 @@ def make_bots(
                     )
                 )
                 continue
-            made.append(
-                factory(
+            try:
+                bot = factory(
                     variant=variant.name,
                     options=state.options,
                     seat=seat,
@@ -119,11 +119,23 @@ def make_bots(
                     rng=random.Random(seat_seed(seed, seat)),
                     **dict(spec.params),
                 )
-            )
+            except Exception as exc:  # as in a child process: the game ends as this seat's crash
+                bot = BrokenBot(f"bot {spec.name!r} failed to start: {type(exc).__name__}: {exc}")
+            made.append(bot)
     except BaseException:
         close_bots(made)
         raise
     return made
+
+
+class BrokenBot:
+    """Stands in for a bot whose constructor raised: its first decision is a crash."""
+
+    def __init__(self, error: str):
+        self.error = error
+
+    def act(self, observation):
+        raise BotCrashed(self.error)
 
 
 def close_bots(seats: Sequence[Any]) -> None:

@@ -100,8 +100,9 @@ def test_a_child_over_its_memory_limit_crashes_instead_of_taking_the_machine():
     assert_forfeit(result, CRASH, "MemoryError")
 
 
-def test_a_bot_that_cannot_start_is_a_crash():
-    result = game("faulty-bad-start", OUT)
+@pytest.mark.parametrize("isolation", [IN, OUT])
+def test_a_bot_that_cannot_start_is_a_crash(isolation):
+    result = game("faulty-bad-start", isolation)
     assert_forfeit(result, CRASH, "cannot start")
 
 

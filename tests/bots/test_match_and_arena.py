@@ -116,6 +116,7 @@ def test_arena_takes_bot_parameters(capsys):
         (["--bots", "random", "random", "--sprt", "elo0=5", "elo1=1"], "elo1 greater"),
         (["--bots", "random", "random", "--pairs", "0"], "--pairs must be at least 1"),
         (["--bots", "mcts:iterations", "random"], "must look like key=value"),
+        (["--bots", "mcts:depth=3", "random"], "'mcts' rejected its parameters"),
         (["--bots", "random", "random", "--option", "nonsense=1"], "unknown option"),
     ],
 )
