@@ -103,7 +103,13 @@ def services_env(postgres_url, tmp_path):
         "TRUCO_VAR_DIR": str(tmp_path / "var"),
     }
     env.pop("REDIS_URL", None)
-    return env
+    yield env
+    import redis
+
+    queue = env["TRUCO_QUEUE"]
+    client = redis.Redis.from_url(TEST_REDIS_URL)
+    client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+    client.close()
 
 
 def sql(url: str, query: str, *params):
