@@ -50,7 +50,7 @@ def get_match(pk) -> Match:
             .prefetch_related("entrant_a__members", "entrant_b__members")
             .get(pk=pk)
         )
-    except Match.DoesNotExist:
+    except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("no such match") from None
 
 

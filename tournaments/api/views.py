@@ -279,7 +279,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         """The tournament alone, without the list's annotations (one cheap query)."""
         try:
             return Tournament.objects.get(pk=self.kwargs["pk"])
-        except Tournament.DoesNotExist:
+        except (Tournament.DoesNotExist, ValueError, TypeError, OverflowError):
             raise Http404("no such tournament") from None
 
 

@@ -38,10 +38,12 @@
     const errorLine = document.getElementById("play-error");
     let busy = false;
     let timer = null;
+    let epoch = 0;  // bumped by every action: a poll answered from before it is stale
 
     async function act(action, seat) {
       if (busy) return;
       busy = true;
+      epoch += 1;
       errorLine.textContent = "";
       try {
         render(await fetchJSON(url + "act/", { method: "POST", body: { action: action, seat: seat } }));
@@ -53,6 +55,7 @@
     }
 
     async function open() {
+      epoch += 1;
       try {
         render(await fetchJSON(url + "open/", { method: "POST" }));
       } catch (error) {
@@ -111,8 +114,9 @@
 
     async function poll() {
       try {
+        const asked = epoch;
         const state = await fetchJSON(url);
-        if (!busy) render(state);
+        if (!busy && asked === epoch) render(state);
         if (state.status === "done" || state.status === "cancelled") return;
       } catch (error) {
         errorLine.textContent = messageOf({ detail: error.message });

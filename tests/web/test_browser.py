@@ -1,0 +1,108 @@
+"""In a real browser (Debian's Chromium driven by Playwright): a tournament page shows its
+standings and bracket, the replay viewer steps through a game, and a human plays a card at the
+play table. Skipped, saying why, when Chromium or Playwright is not installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+    pytest.skip(
+        f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)",
+        allow_module_level=True,
+    )
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    # Playwright's sync API runs an event loop: Django must allow its ORM calls around it.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def test_tournament_page_and_replay_viewer(page, live_server, played):
+    from tournaments.models import Game
+
+    page.goto(f"{live_server.url}/tournaments/{played.pk}/")
+    assert page.locator("#standings tbody tr").count() == 4
+    assert page.locator(".arena-match").count() == 3
+    game = Game.objects.filter(match__tournament=played).order_by("id").first()
+
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    page.wait_for_selector("#board .seat")
+    assert page.locator("#position").inner_text() == f"step 0 of {game.actions}"
+    assert page.locator("#board .seat").count() == 2
+    assert page.locator("#board .seat").first.locator(".card").count() == 3  # every card shown
+    page.click("button[data-step=next]")
+    assert page.locator("#position").inner_text() == f"step 1 of {game.actions}"
+    assert page.locator("#replay").get_attribute("data-step") == "1"
+    page.keyboard.press("End")
+    assert page.locator("#position").inner_text() == f"step {game.actions} of {game.actions}"
+    assert "wins the game" in page.locator("#board").inner_text()
+
+
+def test_a_human_plays_a_card_at_the_table(page, live_server, settings):
+    from django.contrib.auth import get_user_model
+
+    settings.TRUCO_PLAY_INLINE = True
+    get_user_model().objects.create_user("rosa", password="un-truco-largo-42")
+    page.goto(f"{live_server.url}/accounts/login/?next=/play/")
+    page.fill("input[name=username]", "rosa")
+    page.fill("input[name=password]", "un-truco-largo-42")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/play/")
+    page.select_option("select[name=variant]", "paulista")
+    page.select_option("select[name=bot]", "random")
+    page.click("#quick button[type=submit]")
+    page.wait_for_url("**/play/matches/*/")
+    page.wait_for_selector("#actions button")
+    assert "Your turn" in page.locator("#status-line").inner_text()
+    # The bot may have bet first: answer until a card can be played.
+    for _ in range(5):
+        if page.locator("#actions button.card").count():
+            break
+        page.locator("#actions button").first.click()
+        page.wait_for_selector("#actions button")
+    card = page.locator("#actions button.card").first
+    played_card = card.get_attribute("data-card")
+    card.click()
+    # The card lands on the table: the hand's history says so.
+    page.wait_for_function(
+        "code => document.querySelector('#board').innerText.includes('play ' + code)",
+        arg=played_card,
+    )
