@@ -148,32 +148,43 @@ def open_match(match_id: int, user) -> None:
             raise PlayError("this match has no human seats; workers play it")
         if player is None or player.pk not in human_ids(match):
             raise PlayError("you do not play in this match", 403)
-        tournament = match.tournament
         if match.status == Match.Status.PENDING:
-            if tournament.status != Tournament.Status.RUNNING:
-                raise PlayError(f"the tournament is {tournament.status}; the match cannot start")
-            now = timezone.now()
-            match.status = Match.Status.RUNNING
-            match.attempts += 1
-            match.worker = WORKER
-            match.claim_token = uuid.uuid4()
-            match.lease_until = None  # a human match is never taken for a dead worker's
-            match.started_at = now
-            match.save(
-                update_fields=[
-                    "status",
-                    "attempts",
-                    "worker",
-                    "claim_token",
-                    "lease_until",
-                    "started_at",
-                ]
-            )
-            LiveMatch.objects.get_or_create(match=match)
+            begin(match)
         elif not LiveMatch.objects.filter(match=match).exists():
             raise PlayError(f"the match is {match.status}")
         touch(match.pk, player.pk)
     advance(match_id)
+
+
+def start_match(match_id: int) -> None:
+    """Start a pending match with human seats without waiting for its humans (staff): the turn
+    timer and, past the disconnection grace, a robot play for whoever is not there."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not has_humans(match):
+            raise PlayError("this match has no human seats; workers play it")
+        if match.status != Match.Status.PENDING:
+            raise PlayError(f"{match.key} is {match.status}, not pending")
+        begin(match)
+    advance(match_id)
+
+
+def begin(match: Match) -> None:
+    """Pending -> running, with a fresh live match (a re-run match starts from scratch)."""
+    tournament = match.tournament
+    if tournament.status != Tournament.Status.RUNNING:
+        raise PlayError(f"the tournament is {tournament.status}; the match cannot start")
+    match.status = Match.Status.RUNNING
+    match.attempts += 1
+    match.worker = WORKER
+    match.claim_token = uuid.uuid4()
+    match.lease_until = None  # a human match is never taken for a dead worker's
+    match.started_at = timezone.now()
+    match.save(
+        update_fields=["status", "attempts", "worker", "claim_token", "lease_until", "started_at"]
+    )
+    LiveMatch.objects.filter(match=match).delete()
+    LiveMatch.objects.create(match=match)
 
 
 def touch(match_id: int, player_id: int) -> None:

@@ -357,7 +357,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["key", "tournament__name", "entrant_a__name", "entrant_b__name"]
     list_select_related = ["tournament", "round", "entrant_a", "entrant_b", "winner"]
     inlines = [GameInline]
-    actions = ["rerun_matches", "download_records"]
+    actions = ["rerun_matches", "start_human_matches", "download_records"]
     readonly_fields = [
         "tournament",
         "round",
@@ -425,6 +425,20 @@ class MatchAdmin(admin.ModelAdmin):
             self.message_user(
                 request, f"{done} match(es) sent to be played again", messages.SUCCESS
             )
+
+    @admin.action(description="Start matches with human seats now (absent humans are played for)")
+    def start_human_matches(self, request, queryset):
+        from play.services import PlayError, start_match
+
+        done = 0
+        for match in queryset:
+            try:
+                start_match(match.pk)
+                done += 1
+            except PlayError as exc:
+                self.message_user(request, f"{match.key}: {exc}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} match(es) started", messages.SUCCESS)
 
     @admin.action(description="Download the game records (JSON lines)")
     def download_records(self, request, queryset):

@@ -284,3 +284,30 @@ def test_a_late_timer_changes_nothing_once_the_decision_was_taken():
     actions = LiveMatch.objects.get(pk=live.pk).actions
     assert expire(match.pk, game_no, ply) is False
     assert LiveMatch.objects.get(pk=live.pk).actions == actions
+
+
+def test_a_rerun_human_match_starts_again_from_scratch():
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED)
+    lifecycle.rerun_match(Match.objects.get(pk=match.pk))
+    assert Match.objects.get(pk=match.pk).status == Match.Status.PENDING
+    client, state = open_match(match, human)
+    live = LiveMatch.objects.get(match=match)
+    assert live.games == [] and state["waiting"] == "human"
+
+
+def test_staff_start_a_human_match_without_its_humans(staff):
+    from django.test import Client
+    from django.urls import reverse
+
+    match, (human,) = human_vs_bot(disconnect_grace_seconds=0)
+    browser = Client()
+    browser.force_login(staff)
+    browser.post(
+        reverse("admin:tournaments_match_changelist"),
+        {"action": "start_human_matches", "_selected_action": [str(match.pk)]},
+    )
+    match.refresh_from_db()
+    # Nobody came within the (zero) grace: a robot played the human's seat to the end.
+    assert match.status == Match.Status.DONE
