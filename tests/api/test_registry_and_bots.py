@@ -116,3 +116,14 @@ def test_deleting_an_unused_bot_removes_its_player(user, user_api):
     player_id = bot.player_id
     assert user_api.delete(f"/api/bots/{bot.pk}/").status_code == 204
     assert not Player.objects.filter(pk=player_id).exists()
+
+
+def test_token_authentication(api, user):
+    bad = api.post("/api/auth/token/", {"username": user.username, "password": "nope"})
+    assert bad.status_code == 400
+    token = api.post(
+        "/api/auth/token/", {"username": user.username, "password": "secret-pass-123"}
+    ).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    created = api.post("/api/bots/", {"name": "by-token", "plugin": "random"}, format="json")
+    assert created.status_code == 201 and created.json()["owner"] == user.username
