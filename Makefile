@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m engine match --variant paulista --bots random random --games 1000 --seed 7
+	$(BIN)/python manage.py demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

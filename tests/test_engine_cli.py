@@ -99,3 +99,16 @@ def test_the_engine_never_imports_django():
                 n.split(".")[0] in ("django", "rest_framework", "celery", "tournaments")
                 for n in names
             ), path
+
+
+def test_readme_lists_every_variant_with_its_presets_and_options():
+    """The README embeds `python -m engine variants`; regenerate it when a variant changes."""
+    from engine.variants_doc import variants_markdown
+
+    readme = pathlib.Path("README.md").read_text()
+    start, end = "<!-- variants:start -->\n", "<!-- variants:end -->"
+    assert start in readme and end in readme
+    embedded = readme.split(start, 1)[1].split(end, 1)[0].strip()
+    assert embedded == variants_markdown().strip(), (
+        "README is stale: run `python -m engine variants`"
+    )
