@@ -8,6 +8,10 @@ real PostgreSQL database, in subprocesses, like production:
   database named after it (suffixed with the process id) is created and migrated for the
   session, and dropped afterwards;
 - TEST_REDIS_URL (default redis://127.0.0.1:6379/15): each test uses a queue of its own.
+
+Where a server is unreachable those tests are skipped with the reason, so that `make test` runs
+on a machine without them; CI sets TRUCO_REQUIRE_SERVICES=1 (in .ci/run), which turns the skip
+into a failure, so a broken service can never pass unnoticed there.
 """
 
 from __future__ import annotations
@@ -62,6 +66,26 @@ def _with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+def require_service(name: str, check) -> None:
+    try:
+        check()
+    except Exception as exc:
+        reason = f"{name} is not reachable ({type(exc).__name__}: {exc})".strip()
+        if os.environ.get("TRUCO_REQUIRE_SERVICES"):
+            pytest.fail(f"{reason}; TRUCO_REQUIRE_SERVICES is set", pytrace=False)
+        pytest.skip(reason)
+
+
+def _ping_redis() -> None:
+    import redis
+
+    client = redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=2)
+    try:
+        client.ping()
+    finally:
+        client.close()
+
+
 @pytest.fixture(scope="session")
 def postgres_url():
     """A fresh, migrated PostgreSQL database for this test session."""
@@ -72,6 +96,7 @@ def postgres_url():
     admin_url = _with_database(TEST_DATABASE_URL, "postgres").replace(
         "postgres://", "postgresql://", 1
     )
+    require_service("PostgreSQL", lambda: psycopg.connect(admin_url, connect_timeout=3).close())
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -92,6 +117,7 @@ def services_env(postgres_url, tmp_path):
     """Environment for subprocesses on the real services, with a queue of this test's own.
     Redis hands a dead worker's messages to another after 2 s; the lease is long, so that a
     recovery in these tests comes from the redelivery, not from a sweep."""
+    require_service("Redis", _ping_redis)
     env = {
         **os.environ,
         "DATABASE_URL": postgres_url,
