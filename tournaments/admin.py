@@ -121,8 +121,36 @@ class TableSettingsInline(admin.StackedInline):
     max_num = 1
 
 
+class EntrantFormSet(forms.BaseInlineFormSet):
+    """Each entrant is a bot or a team that fits the game, and nobody is entered twice."""
+
+    def clean(self):
+        super().clean()
+        per_side = max(1, (self.instance.players or 2) // 2)
+        seen: set = set()
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if not data or data.get("DELETE"):
+                continue
+            bot, members = data.get("bot"), list(data.get("members") or [])
+            if bool(bot) == bool(members):
+                form.add_error(
+                    None, "an entrant is a bot or a team of players, not both or neither"
+                )
+            elif len(members) > per_side:
+                form.add_error(
+                    "members",
+                    f"a team in a {self.instance.players}-player game has 1 to {per_side}",
+                )
+            for key in ([("bot", bot.pk)] if bot else []) + [("player", m.pk) for m in members]:
+                if key in seen:
+                    form.add_error(None, f"that {key[0]} is already entered")
+                seen.add(key)
+
+
 class EntrantInline(admin.TabularInline):
     model = Entrant
+    formset = EntrantFormSet
     fields = ["name", "bot", "members", "seed"]
     autocomplete_fields = ["bot", "members"]
     extra = 0
@@ -130,6 +158,23 @@ class EntrantInline(admin.TabularInline):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("bot").prefetch_related("members")
+
+
+class ReadOnlyEntrantInline(EntrantInline):
+    """Once a tournament started, its entrants are fixed (seeds included)."""
+
+    formset = forms.BaseInlineFormSet
+    readonly_fields = ["name", "bot", "members_list", "seed"]
+    fields = readonly_fields
+    autocomplete_fields = []
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="players")
+    def members_list(self, entrant: Entrant) -> str:
+        return ", ".join(p.name for p in entrant.members.all()) or "-"
 
 
 class TournamentForm(forms.ModelForm):
@@ -142,8 +187,11 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["variant"].choices = registry_choices(registry().variants)
-        self.fields["format"].choices = registry_choices(FORMATS)
+        # Absent once the tournament started (they are read-only then).
+        if "variant" in self.fields:
+            self.fields["variant"].choices = registry_choices(registry().variants)
+        if "format" in self.fields:
+            self.fields["format"].choices = registry_choices(FORMATS)
 
 
 @admin.register(Tournament)
@@ -201,6 +249,30 @@ class TournamentAdmin(admin.ModelAdmin):
                 ),
             )
         )
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Tournament.Status.DRAFT:
+            # Matches were paired and played under these settings: they stay as they were.
+            fields += [
+                "variant",
+                "preset",
+                "options",
+                "players",
+                "format",
+                "format_options",
+                "metrics",
+                "games_per_match",
+                "pairs_per_match",
+                "seeding",
+                "seed",
+            ]
+        return fields
+
+    def get_inlines(self, request, obj):
+        if obj is not None and obj.status != Tournament.Status.DRAFT:
+            return [TableSettingsInline, ReadOnlyEntrantInline]
+        return self.inlines
 
     def get_urls(self):
         view = self.admin_site.admin_view

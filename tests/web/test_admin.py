@@ -159,3 +159,69 @@ def test_missing_tournament_is_a_404(staff_client, db):
         == 404
     )
     assert Tournament.objects.count() == 0
+
+
+def test_a_started_tournament_keeps_its_rules_and_entrants(staff_client, played):
+    url = reverse("admin:tournaments_tournament_change", args=[played.pk])
+    page = staff_client.get(url).content.decode()
+    assert 'name="variant"' not in page and 'name="entrants-0-bot"' not in page
+    form = {
+        "name": "Renamed Cup",
+        "created_by": "",
+        "table_settings-TOTAL_FORMS": "1",
+        "table_settings-INITIAL_FORMS": "1",
+        "table_settings-0-tournament": str(played.pk),
+        "table_settings-0-turn_seconds": "30",
+        "table_settings-0-competitive": "on",
+        "table_settings-0-stake": "0",
+        "table_settings-0-spectators": "on",
+        "table_settings-0-disconnect_grace_seconds": "180",
+        "entrants-TOTAL_FORMS": "4",
+        "entrants-INITIAL_FORMS": "4",
+    }
+    for i, entrant in enumerate(played.entrants.order_by("seed", "id")):
+        form[f"entrants-{i}-id"] = str(entrant.pk)
+        form[f"entrants-{i}-tournament"] = str(played.pk)
+    response = staff_client.post(url, form)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    played.refresh_from_db()
+    assert played.name == "Renamed Cup" and played.variant == "paulista"
+
+
+def test_entrants_of_a_draft_are_checked(staff_client, db):
+    tournament = TournamentFactory()
+    bot = BotFactory()
+    url = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    form = {
+        "name": tournament.name,
+        "variant": "paulista",
+        "preset": "",
+        "options": "{}",
+        "players": "2",
+        "format": "single-elimination",
+        "format_options": "{}",
+        "metrics": "[]",
+        "games_per_match": "2",
+        "pairs_per_match": "0",
+        "seeding": "order",
+        "seed": "5",
+        "created_by": "",
+        "table_settings-TOTAL_FORMS": "1",
+        "table_settings-INITIAL_FORMS": "1",
+        "table_settings-0-tournament": str(tournament.pk),
+        "table_settings-0-turn_seconds": "30",
+        "table_settings-0-stake": "0",
+        "table_settings-0-disconnect_grace_seconds": "180",
+        "entrants-TOTAL_FORMS": "2",
+        "entrants-INITIAL_FORMS": "0",
+        "entrants-0-name": "one",
+        "entrants-0-bot": str(bot.pk),
+        "entrants-1-name": "two",
+        "entrants-1-bot": str(bot.pk),
+    }
+    response = staff_client.post(url, form)
+    assert response.status_code == 200
+    assert "already entered" in response.content.decode()
+    form["entrants-1-bot"] = str(BotFactory().pk)
+    assert staff_client.post(url, form).status_code == 302
+    assert tournament.entrants.count() == 2
