@@ -2,21 +2,29 @@
 
 Each iteration draws a world consistent with the bot's observation (`worlds.WorldSampler`: the
 hidden cards sampled, this hand's history replayed, rejected unless the bot would have seen
-exactly what it saw), then walks a tree of the bot's own decisions with UCB1, counting for each
-action how often it was available (the sampled worlds may differ in what is legal). The other
+exactly what it saw). Every candidate action is then tried in that same world with the same
+random future (common random numbers: the luck of the draw cancels out of their comparison),
+and below each one the search walks a tree of the bot's own later decisions with UCB1,
+counting how often each action was available (worlds may differ in what is legal). The other
 seats, partners included, act by the heuristic policy on their own observations of the world:
-the search plans against that model of the table. Each walk ends with the hand; its leaf is
-worth the bot's team's chance to win the game from the score reached (`equity.win_table`), so
-a point near the target counts for more than a point at 0 to 0.
+the search plans against that model of the table. A walk ends with the hand; its leaf is worth
+the bot's team's chance to win the game from the score reached (`equity.win_table`), so a point
+near the target counts for more than a point at 0 to 0.
 
-Parameters (bot params): `time_ms` (default 100) per decision and/or `iterations` (a fixed count:
-reproducible from the seed, unlike a time budget), `exploration` (UCB constant). When no world
-can be sampled (a variant fact the sampler cannot place), the bot plays the heuristic's move.
+The move is the candidate with the best mean; it replaces the heuristic's own move only when it
+is better by more than `confidence` standard errors of the paired differences, so a short budget
+never makes the bot worse than the heuristic it builds on.
+
+Parameters (bot params): `time_ms` (default 100) per decision and/or `iterations` (walks; a
+fixed count is reproducible from the seed, a time budget is not), `exploration` (UCB constant
+below the root), `confidence`. When no world can be sampled (a variant fact the sampler cannot
+place), the bot plays the heuristic's move.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
 
 from engine.bot import Bot
@@ -54,16 +62,18 @@ class MctsBot(Bot):
         *,
         time_ms: float | None = DEFAULT_TIME_MS,
         iterations: int | None = None,
-        exploration: float = 0.4,
+        exploration: float = 0.2,
+        confidence: float = 1.0,
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.reject_unknown_params(("time_ms", "iterations", "exploration"))
+        self.reject_unknown_params(("time_ms", "iterations", "exploration", "confidence"))
         if iterations is None and time_ms is None:
             time_ms = DEFAULT_TIME_MS
         self.time_ms = time_ms
         self.iterations = iterations
         self.exploration = exploration
+        self.confidence = confidence
         self.policy = HeuristicPolicy()
         self.last_iterations = 0  # for benchmarks and tests: the walks of the last decision
         self.hand_start: tuple[int, tuple[int, int]] | None = None  # (hand_no, score then)
@@ -87,43 +97,61 @@ class MctsBot(Bot):
             return legal[0]
         started = time.perf_counter()
         rules = rules_for(observation)
+        # Folding is never better than playing on and refusing the next bet, so it is not
+        # searched (it stays for a seat that has nothing else).
+        candidates = [a for a in legal if a != "fold"] or list(legal)
+        base = self.policy.decide(observation, self.rng, rules)
+        if len(candidates) == 1:
+            return candidates[0]
         deadline = None
         if self.time_ms is not None:
             deadline = started + max(0.0, self.time_ms / 1000.0 - MARGIN_S)
         sampler = WorldSampler(observation, hand_start)
-        root = Node()
         table = win_table(rules)
-        team = observation.team
-        done = 0
+        me, team = observation.seat, observation.team
+        roots = {a: Node() for a in candidates}
+        values: dict[str, list[float]] = {a: [] for a in candidates}
+        walks = 0
         failures = 0
         limit = self.iterations if self.iterations is not None else 10**9
-        while done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+        while walks < limit:
+            if deadline is not None and walks and time.perf_counter() >= deadline:
                 break
             world = sampler.sample(self.rng)
             if world is None:
                 failures += 1
-                if failures >= 3 and not done:
+                if failures >= 3 and not walks:
                     break
                 continue
-            self._walk(root, world, observation.seat, team, table, rules)
-            done += 1
-        self.last_iterations = done
-        if not done:
-            return self.policy.decide(observation, self.rng, rules)
-        best = max(
-            (a for a in legal if a in root.children),
-            key=lambda a: (root.children[a].visits, root.children[a].value),
-            default=None,
-        )
-        return best if best is not None else self.policy.decide(observation, self.rng, rules)
+            # Common random numbers: every candidate meets the same world and the same
+            # future, so their differences are not drowned in the luck of the draw.
+            seed = self.rng.getrandbits(64)
+            for action in candidates:
+                walk_rng = random.Random(seed)
+                value = self._walk(
+                    roots[action], world.apply(action), me, team, table, rules, walk_rng
+                )
+                values[action].append(value)
+            walks += len(candidates)
+        self.last_iterations = walks
+        if not walks:
+            return base
+        best = max(candidates, key=lambda a: sum(values[a]))
+        if (
+            base in values
+            and best != base
+            and not _clearly_better(values[best], values[base], self.confidence)
+        ):
+            return base  # the search is not sure enough to overrule the heuristic
+        return best
 
-    def _walk(self, root: Node, state: GameState, me: int, team: int, table, rules) -> None:
-        rng = self.rng
+    def _walk(self, root: Node, state: GameState, me: int, team: int, table, rules, rng) -> float:
+        """One walk below a root action: UCB on my own decision points (one new node per walk),
+        every other seat by the heuristic, to the end of the hand; returns its value."""
         policy = self.policy
         c = self.exploration
         node = root
-        path: list[Node] = []
+        path: list[Node] = [root]
         expanding = True
         while state.winner is None and state.hand_no == 0 and state.phase != "deal":
             seat = state.to_act
@@ -165,6 +193,19 @@ class MctsBot(Bot):
         for child in path:
             child.visits += 1
             child.value += value
+        return value
+
+
+def _clearly_better(better: list[float], base: list[float], z: float) -> bool:
+    """Whether `better` beats `base` on the same worlds by more than z standard errors of the
+    paired differences."""
+    n = len(better)
+    if n < 2:
+        return False
+    diffs = [b - a for b, a in zip(better, base, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)
 
 
 def _ucb(children: dict[str, Node], legal, c: float) -> tuple[str, Node]:
