@@ -35,10 +35,10 @@
     if (timer) {
       clearInterval(timer);
       timer = null;
-      playButton.textContent = "▶";
+      playButton.textContent = "play";
       return;
     }
-    playButton.textContent = "⏸";
+    playButton.textContent = "pause";
     timer = setInterval(() => {
       if (index >= frames.length - 1) return toggle();
       show(index + 1);

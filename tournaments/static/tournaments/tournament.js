@@ -26,11 +26,12 @@
       if (bracket.kind === "bracket") container.append(el("h3", {}, section.name));
       container.append(el("div", { class: "arena-bracket" }, section.rounds.map((round) =>
         el("div", { class: "arena-round" }, el("h4", {}, "Round " + round.number),
-          round.matches.map((m) => el("div", { class: "arena-match arena-" + m.status },
-            el("div", { class: "arena-key" },
-              m.match ? el("a", { href: matchUrl.replace("/0/", "/" + m.match + "/") }, m.key) : m.key,
-              " · " + m.status),
-            side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1)))))));
+          el("div", { class: "arena-matches" },
+            round.matches.map((m) => el("div", { class: "arena-match arena-" + m.status },
+              el("div", { class: "arena-key" },
+                m.match ? el("a", { href: matchUrl.replace("/0/", "/" + m.match + "/") }, m.key) : m.key,
+                " · " + m.status),
+              side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1))))))));
     }
     if (!bracket.sections.length) container.append(el("p", {}, "No matches yet."));
   }
