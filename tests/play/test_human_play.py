@@ -311,3 +311,41 @@ def test_staff_start_a_human_match_without_its_humans(staff):
     match.refresh_from_db()
     # Nobody came within the (zero) grace: a robot played the human's seat to the end.
     assert match.status == Match.Status.DONE
+
+
+def test_competitive_off_is_practice_and_changes_no_rating(user_api, user):
+    from tournaments.models import Rating
+
+    state = user_api.post(
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": "random", "turn_seconds": 0},
+        format="json",
+    ).json()
+    match = state["match"]
+    for _ in range(500):
+        if state["status"] == "done":
+            break
+        seat = str(state["to_act"])
+        state = user_api.post(
+            f"/api/play/matches/{match}/act/",
+            {"action": state["observations"][seat]["legal"][0]},
+        ).json()
+    assert state["status"] == "done"
+    assert not Rating.objects.exists()
+
+
+def test_competitive_on_rates_the_human_and_the_bot():
+    from tournaments.models import Rating
+
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    for _ in range(500):
+        if state["status"] == "done":
+            break
+        seat = str(state["to_act"])
+        state = client.post(
+            f"/api/play/matches/{match.pk}/act/",
+            {"action": state["observations"][seat]["legal"][0]},
+        ).json()
+    rated = set(Rating.objects.values_list("player_id", flat=True))
+    assert human.pk in rated and len(rated) == 2
