@@ -22,11 +22,11 @@ from engine.bot import Bot
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 from engine.rules import TrucoRules
+from variants.argentino_envido import envido_points
 
 from .equity import win_chance, win_table
 from .knowledge import (
     card_quality,
-    envido_points,
     hand_win_chance,
     own_dealt,
     rules_for,
@@ -94,8 +94,25 @@ class HeuristicPolicy:
             return hand_win_chance(obs, quality, strength, []) if obs.results else 0.5
         return hand_win_chance(obs, quality, strength, cards)
 
-    def equity_of(self, obs: Observation, rules: TrucoRules, mine: int, theirs: int) -> float:
-        return win_chance(win_table(rules), mine, theirs)
+    @staticmethod
+    def scores(obs: Observation) -> tuple[int, int]:
+        return obs.score[obs.team], obs.score[1 - obs.team]
+
+    @staticmethod
+    def giving(rules: TrucoRules, obs: Observation, points: int) -> float:
+        """My team's chance to win the game once the other side scores `points`."""
+        mine, theirs = HeuristicPolicy.scores(obs)
+        return win_chance(win_table(rules), mine, theirs + points)
+
+    @staticmethod
+    def playing_for(rules: TrucoRules, obs: Observation, p: float, points: int) -> float:
+        """My team's chance to win the game when the hand, won with chance p, is worth
+        `points`."""
+        mine, theirs = HeuristicPolicy.scores(obs)
+        table = win_table(rules)
+        return p * win_chance(table, mine + points, theirs) + (1 - p) * win_chance(
+            table, mine, theirs + points
+        )
 
     def decide_hand_of_n(self, obs: Observation, rules: TrucoRules) -> str:
         """Play the hand of eleven (or ten) when the chance to win it is worth the risk: playing
@@ -109,29 +126,19 @@ class HeuristicPolicy:
             cards = sorted(cards + partner, key=lambda c: -quality[c])[:3]
             players = 2
         p = hand_win_chance(obs, quality, rules.strength_table(obs.vira), cards, players)
-        mine, theirs = obs.score[obs.team], obs.score[1 - obs.team]
-        play = p * self.equity_of(obs, rules, mine + rules.decided_value, theirs) + (
-            1 - p
-        ) * self.equity_of(obs, rules, mine, theirs + rules.decided_value)
-        run = self.equity_of(obs, rules, mine, theirs + rules.refused_value)
+        play = self.playing_for(rules, obs, p, rules.decided_value)
+        run = self.giving(rules, obs, rules.refused_value)
         return "accept" if play >= run else "refuse"
 
     def should_call(self, obs: Observation, rng: random.Random, rules: TrucoRules) -> bool:
         if obs.kind != "normal":  # truco there is barred or loses the game
             return False
         p = self.chance(obs, rules)
-        mine, theirs = obs.score[obs.team], obs.score[1 - obs.team]
         level = rules.ladder.index(obs.stake) if obs.stake in rules.ladder else 0
         if level + 1 >= len(rules.ladder):
             return False
-        new = rules.ladder[level + 1]
-        accepted = p * self.equity_of(obs, rules, mine + new, theirs) + (1 - p) * self.equity_of(
-            obs, rules, mine, theirs + new
-        )
-        now = p * self.equity_of(obs, rules, mine + obs.stake, theirs) + (1 - p) * self.equity_of(
-            obs, rules, mine, theirs + obs.stake
-        )
-        if p >= self.t.call and accepted >= now:
+        accepted = self.playing_for(rules, obs, p, rules.ladder[level + 1])
+        if p >= self.t.call and accepted >= self.playing_for(rules, obs, p, obs.stake):
             return True
         # A bluff: only early in the hand, where the other side cannot yet read it.
         return p < self.t.bluff_below and len(obs.results) <= 1 and rng.random() < self.t.bluff
@@ -142,13 +149,7 @@ class HeuristicPolicy:
         p = max(0.0, self.chance(obs, rules) - self.t.doubt)
         if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
             return "accept" if p >= 0.5 else "refuse"
-        mine, theirs = obs.score[obs.team], obs.score[1 - obs.team]
-        value = obs.pending
-        accept = p * self.equity_of(obs, rules, mine + value, theirs) + (1 - p) * self.equity_of(
-            obs, rules, mine, theirs + value
-        )
-        run = self.equity_of(obs, rules, mine, theirs + obs.stake)
-        if accept < run:
+        if self.playing_for(rules, obs, p, obs.pending) < self.giving(rules, obs, obs.stake):
             return "refuse"
         if "truco" in legal and p >= self.t.raise_:
             return "truco"

@@ -1,5 +1,5 @@
 """What a bot can work out from its observation and the public rules alone: how strong each card
-is in this hand, the cards it has seen, its envido, and a rough chance to win the hand.
+is in this hand, the cards it has seen, and a rough chance to win the hand.
 
 Everything here works for any variant built on `engine.rules.TrucoRules`: strengths come from
 `rules.strength_table(vira)`, never from a table of a known variant.
@@ -7,7 +7,7 @@ Everything here works for any variant built on `engine.rules.TrucoRules`: streng
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -95,26 +95,6 @@ def own_dealt(obs: Observation) -> list[str]:
     if obs.hand and obs.hand[0].startswith("#"):  # a blind hand: only the played ones are known
         return played_by(obs).get(obs.seat, [])
     return [*obs.hand, *obs.covered, *played_by(obs).get(obs.seat, [])]
-
-
-def envido_points(cards: Iterable[str]) -> int:
-    """Argentino envido (RULES.md 4): two cards of a suit count their values plus 20 (10, 11 and
-    12 count 0); with no two of a suit, the best single value."""
-    by_suit: dict[str, list[int]] = {}
-    for card in cards:
-        rank = card[:-1]
-        value = int(rank) if rank.isdigit() and int(rank) <= 7 else 0
-        by_suit.setdefault(card[-1], []).append(value)
-    best = 0
-    for values in by_suit.values():
-        values.sort(reverse=True)
-        score = 20 + values[0] + values[1] if len(values) >= 2 else values[0]
-        best = max(best, score)
-    return best
-
-
-def team_of(seat: int) -> int:
-    return seat & 1
 
 
 def trick_standing(obs: Observation, strength: Mapping[str, int]) -> tuple[int, int]:

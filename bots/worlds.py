@@ -21,8 +21,9 @@ from engine.errors import TrucoError
 from engine.observation import Observation
 from engine.plugins import get_variant
 from engine.state import GameState
+from variants.argentino_envido import envido_points
 
-from .knowledge import card_tokens, deck_set, envido_points, rules_for
+from .knowledge import card_tokens, deck_set, played_by, rules_for
 
 BLIND_PREFIX = "#"
 # Observation fields about earlier hands: a world starts at the current hand, so it cannot
@@ -72,11 +73,7 @@ class WorldSampler:
         obs = self.obs
         n = self.players
         slots: list[list[str | None]] = [[None, None, None] for _ in range(n)]
-        played: dict[int, list[str]] = {}
-        for trick in (*obs.tricks, obs.trick):
-            for seat, card, _covered in trick:
-                if card is not None:
-                    played.setdefault(seat, []).append(card)
+        played = played_by(obs)
         for seat, cards in obs.partner_cards.items():
             slots[seat] = list(cards)
         for seat, cards in _shown_by_seat(obs.extra, self.deck).items():
