@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "rest_framework.authtoken",
     "tournaments",
     "play",
@@ -166,6 +167,8 @@ SPECTACULAR_SETTINGS = {
     "game records and standings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 LOGGING = {
