@@ -198,9 +198,12 @@ def run_arena(args) -> int:
 
 def report(args, variant, spec, tally: Tally, name_a, name_b, test, decided) -> None:
     pairs = len(tally.pair_scores)
+    table = f" ({args.preset})" if args.preset else ""
+    if args.option:
+        table += " " + " ".join(f"{k}={json.dumps(v)}" for k, v in args.option)
     print(
-        f"{variant.title}, {args.players} players, {pairs} duplicate pairs ({tally.games} games), "
-        f"seed {args.seed}"
+        f"{variant.title}{table}, {args.players} players, {pairs} duplicate pairs "
+        f"({tally.games} games), seed {args.seed}"
     )
     width = max(len(name_a), len(name_b), 4)
     print(f"  {'bot':<{width}} {'wins':>7} {'points':>8}")
