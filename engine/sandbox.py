@@ -136,13 +136,22 @@ class ProcessBot:
         os.set_blocking(self._request, False)
         self._buffer = b""
         self._ready = False
-        self._send(self.hello, time.monotonic() + STARTUP_SECONDS)
+        try:
+            # A fresh pipe holds the whole hello: this write does not wait for the child.
+            self._send(self.hello, time.monotonic() + STARTUP_SECONDS)
+        except (BotCrashed, DecisionTimeout, OSError) as exc:
+            self._startup_error = str(exc)  # reported by the first decision, as a crash
+        else:
+            self._startup_error = None
 
     def _ensure_ready(self) -> None:
         if self._proc is None:
             self._start()
         if self._ready:
             return
+        if self._startup_error:
+            self.close()
+            raise BotCrashed(f"bot {self.name!r} failed to start: {self._startup_error}")
         reply = self._read(time.monotonic() + STARTUP_SECONDS)
         if reply is None:
             self.close()
