@@ -153,6 +153,8 @@ def run_arena(args) -> int:
         raise ArenaError("--pairs must be at least 1")
     if args.jobs < 1:
         raise ArenaError("--jobs must be at least 1")
+    if args.decision_seconds is not None and not args.decision_seconds > 0:
+        raise ArenaError("--decision-seconds must be a positive number of seconds")
     test = parse_sprt(args.sprt) if args.sprt else None
     spec = MatchSpec(
         args.variant,
@@ -171,7 +173,10 @@ def run_arena(args) -> int:
         name_a, name_b = name_a + " (A)", name_b + " (B)"
     tally = Tally()
     decided = None
-    records = open(args.records, "w", encoding="utf-8") if args.records else None
+    try:
+        records = open(args.records, "w", encoding="utf-8") if args.records else None
+    except OSError as exc:
+        raise ArenaError(f"cannot write the records to {args.records!r}: {exc.strerror}") from None
     games = iter_match(spec, args.jobs)
     try:
         with progress_bar(2 * args.pairs, f"{name_a} vs {name_b}") as advance:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.cli import main
 from engine.match import MatchSpec, play_match
+from engine.records import replay
 from engine.runner import BotSpec
 
 MCTS_FAST = BotSpec("mcts", {"iterations": 30, "time_ms": None})
@@ -92,6 +95,17 @@ def test_arena_sprt_stops_as_soon_as_it_decides(capsys):
     assert pairs < 100  # a one-sided contest is decided long before 500 pairs
 
 
+def test_arena_writes_every_record_as_games_finish(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    assert (
+        main(["arena", "--bots", "heuristic", "random", "--pairs", "3", "--records", str(path)])
+        == 0
+    )
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 6
+    assert all(replay(r).state.score == tuple(r["result"]["score"]) for r in records)
+
+
 def test_arena_takes_bot_parameters(capsys):
     code = main(
         [
@@ -118,6 +132,9 @@ def test_arena_takes_bot_parameters(capsys):
         (["--bots", "mcts:iterations", "random"], "must look like key=value"),
         (["--bots", "mcts:depth=3", "random"], "'mcts' rejected its parameters"),
         (["--bots", "random", "random", "--option", "nonsense=1"], "unknown option"),
+        (["--bots", "random", "random", "--players", "3"], "played by 2 or 4 players"),
+        (["--bots", "random", "random", "--decision-seconds", "0"], "positive number"),
+        (["--bots", "random", "random", "--records", "/nonexistent/x.jsonl"], "cannot write"),
     ],
 )
 def test_arena_bad_input_exits_2_with_a_message(argv, message, capsys):
