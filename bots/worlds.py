@@ -177,13 +177,7 @@ class WorldSampler:
     def _replay(self, deal: Deal, start, rng: random.Random) -> GameState | None:
         obs = self.obs
         try:
-            state = self.variant.new_game(
-                self.players,
-                obs.options,
-                deals=FixedDeals([deal]),
-                first_dealer=obs.dealer,
-                start_score=start,
-            )
+            state = self.rules.new_state(self.players, FixedDeals([deal]), obs.dealer, start)
             covered = list(obs.covered)
             for seat, action in obs.history:
                 if state.to_act != seat:
