@@ -1,0 +1,95 @@
+"""`python -m bots.bench`: how fast the built-in bots think, per variant and player count.
+
+Prints the heuristic's decisions per second, the search bot's world sampling cost and
+acceptance rate, and how many walks the search fits in one decision of its default budget, on
+positions reached by random play (a benchmark that prints numbers, not a timed test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from engine.plugins import registry
+
+from .heuristic import HeuristicPolicy
+from .mcts import MctsBot
+from .worlds import WorldSampler
+
+
+def positions(variant, players: int, count: int, rng: random.Random):
+    """Decisions with a real choice, a few random actions into random games."""
+    found = []
+    seed = 0
+    while len(found) < count:
+        state = variant.new_game(players, seed=seed)
+        seed += 1
+        for _ in range(rng.randrange(0, 8)):
+            if state.is_over:
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if not state.is_over and len(state.legal_actions()) > 1:
+            found.append(state.observation(state.to_act))
+    return found
+
+
+def measure(variant, players: int, count: int, time_ms: float) -> str:
+    rng = random.Random(1)
+    observations = positions(variant, players, count, rng)
+    policy = HeuristicPolicy()
+    started = time.perf_counter()
+    for _ in range(20):
+        for obs in observations:
+            policy.decide(obs, rng)
+    heuristic = 20 * len(observations) / (time.perf_counter() - started)
+
+    sampled = accepted = attempts = 0
+    started = time.perf_counter()
+    for obs in observations:
+        sampler = WorldSampler(obs)
+        for _ in range(20):
+            sampler.sample(rng)
+        sampled += 20
+        accepted += sampler.accepted
+        attempts += sampler.attempts
+    per_world = (time.perf_counter() - started) / sampled
+
+    walks = 0
+    for obs in observations:
+        bot = MctsBot(
+            variant=obs.variant,
+            options=obs.options,
+            seat=obs.seat,
+            players=obs.players,
+            rng=random.Random(0),
+            time_ms=time_ms,
+        )
+        bot.act(obs)
+        walks += bot.last_iterations
+    return (
+        f"{variant.name:<12} {players:>7} {heuristic:>14,.0f} {1e6 * per_world:>9.0f} "
+        f"{100 * accepted / max(1, attempts):>9.0f}% {walks / len(observations):>12,.0f}"
+    )
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bots.bench", description=__doc__)
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--time-ms", type=float, default=100.0)
+    parser.add_argument("--variant", action="append", default=None)
+    args = parser.parse_args(argv)
+    reg = registry()
+    print(
+        f"{'variant':<12} {'players':>7} {'heuristic/s':>14} {'µs/world':>9} {'accepted':>10} "
+        f"{'walks/' + format(args.time_ms, 'g') + 'ms':>12}"
+    )
+    for name in args.variant or sorted(reg.variants):
+        variant = reg.variant(name)
+        for players in variant.players:
+            print(measure(variant, players, args.positions, args.time_ms), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
