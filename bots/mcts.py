@@ -56,6 +56,19 @@ class Node:
         self.children: dict = {}
 
 
+MAX_TIME_MS = 60_000
+MAX_ITERATIONS = 1_000_000
+
+
+def _check_number(name: str, value, low: float, high: float, integer: bool = False) -> None:
+    if value is None:
+        return
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {kind} from {low} to {high}, not {value!r}")
+
+
 class MctsBot(Bot):
     def __init__(
         self,
@@ -70,6 +83,12 @@ class MctsBot(Bot):
         self.reject_unknown_params(("time_ms", "iterations", "exploration", "confidence"))
         if iterations is None and time_ms is None:
             time_ms = DEFAULT_TIME_MS
+        # Bounded, because an owner sets these and the bot runs inside the worker: a budget of
+        # hours would hold a worker (and its tournament) for hours.
+        _check_number("time_ms", time_ms, 1, MAX_TIME_MS)
+        _check_number("iterations", iterations, 1, MAX_ITERATIONS, integer=True)
+        _check_number("exploration", exploration, 0, 10)
+        _check_number("confidence", confidence, 0, 10)
         self.time_ms = time_ms
         self.iterations = iterations
         self.exploration = exploration

@@ -12,6 +12,8 @@
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
+- `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
+  `random heuristic mcts`); any other runs in a sandboxed child process.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
@@ -224,3 +226,8 @@ CELERY_BEAT_SCHEDULE = {
 
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
+# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
+# process with a hard deadline per decision and resource limits (tournaments/trust.py).
+TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
+    os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
+)

@@ -14,10 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.bot import DecisionTimeout
 from engine.errors import IllegalAction
 from engine.plugins import registry
 from engine.records import RecordKeeper
-from engine.runner import CRASH, ILLEGAL, NORMAL, BotSpec, seat_seed
+from engine.runner import CRASH, ILLEGAL, NORMAL, PROCESS, TIMEOUT, BotSpec, close_bots, seat_seed
+from engine.sandbox import ProcessBot
 from engine.state import GameState
 
 
@@ -108,22 +110,34 @@ class LiveGame:
         Returns the number of actions played."""
         bots: dict[int, Any] = {}
         played = 0
-        while not self.finished and self.state.to_act in bot_seats and played < limit:
-            seat = self.state.to_act
-            if seat not in bots:
-                bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]))
-            observation = self.state.observation(seat)
-            try:
-                action = bots[seat].act(observation)
-            except Exception as exc:  # a failing bot loses the game; the server goes on
-                self.ending = Ending(CRASH, seat, f"{type(exc).__name__}: {exc}"[:200])
-                break
-            try:
-                self._apply(seat, action)
-            except (IllegalAction, TypeError):
-                self.ending = Ending(ILLEGAL, seat, f"illegal action {action!r}"[:200])
-                break
-            played += 1
+        try:
+            while not self.finished and self.state.to_act in bot_seats and played < limit:
+                seat = self.state.to_act
+                if seat not in bots:
+                    bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]))
+                observation = self.state.observation(seat)
+                try:
+                    action = bots[seat].act(observation)
+                except DecisionTimeout:
+                    # A sandboxed bot killed at its deadline: the game plays for it, as in bot
+                    # matches; a second time in the game forfeits it.
+                    if seat in self.auto_played:
+                        self.ending = Ending(TIMEOUT, seat, "a second decision past its deadline")
+                        break
+                    self.auto_play()
+                    played += 1
+                    continue
+                except Exception as exc:  # a failing bot loses the game; the server goes on
+                    self.ending = Ending(CRASH, seat, f"{type(exc).__name__}: {exc}"[:200])
+                    break
+                try:
+                    self._apply(seat, action)
+                except (IllegalAction, TypeError):
+                    self.ending = Ending(ILLEGAL, seat, f"illegal action {action!r}"[:200])
+                    break
+                played += 1
+        finally:
+            close_bots(list(bots.values()))
         return played
 
     def advance(
@@ -173,13 +187,24 @@ class LiveGame:
         self.actions.append([seat, action])
 
     def _make_bot(self, seat: int, spec: BotSpec):
+        seed = seat_seed(self.setup.seed, seat) + 7919 * self.ply
+        if spec.isolation == PROCESS:  # code the server does not trust: a child process
+            return ProcessBot(
+                spec.name,
+                spec.params,
+                variant=self.setup.variant,
+                options=self.state.options,
+                seat=seat,
+                players=self.setup.players,
+                seed=seed,
+                deadline=None,
+            )
         factory = registry().bot(spec.name)
-        rng = random.Random(seat_seed(self.setup.seed, seat) + 7919 * self.ply)
         return factory(
             variant=self.setup.variant,
             options=self.state.options,
             seat=seat,
             players=self.setup.players,
-            rng=rng,
+            rng=random.Random(seed),
             **dict(spec.params),
         )

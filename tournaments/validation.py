@@ -14,6 +14,7 @@ from engine.plugins import registry
 
 from .formats import FORMATS, FormatError
 from .formats.standings import validate_metrics
+from .trust import build_error
 
 MAX_GAMES_PER_MATCH = 100_000
 MAX_SEED = 2**63 - 1  # a signed 64-bit column
@@ -94,6 +95,9 @@ def check_bot(plugin: str, params: Any) -> None:
         raise ValidationError({"plugin": f"unknown bot {plugin!r}; registered bots: {known}"})
     if not isinstance(params, Mapping):
         raise ValidationError({"params": f"must be an object of name: value, not {params!r}"})
+    error = build_error(plugin, params)
+    if error:
+        raise ValidationError({"params": error})
 
 
 def check_entrant_count(tournament, count: int) -> None:

@@ -66,7 +66,7 @@ def test_bot_parameters_the_plugin_rejects_are_a_400(user_api):
         "/api/bots/", {"name": "x", "plugin": "heuristic", "params": {"seat": 3}}, format="json"
     )
     assert response.status_code == 400
-    assert "does not accept these parameters" in response.json()["params"][0]
+    assert "rejected its parameters" in response.json()["params"][0]
     not_a_dict = user_api.post(
         "/api/bots/", {"name": "y", "plugin": "random", "params": [1, 2]}, format="json"
     )

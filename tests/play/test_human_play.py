@@ -349,3 +349,33 @@ def test_competitive_on_rates_the_human_and_the_bot():
         ).json()
     rated = set(Rating.objects.values_list("player_id", flat=True))
     assert human.pk in rated and len(rated) == 2
+
+
+def test_an_untrusted_bot_plugin_plays_a_human_match_from_a_sandboxed_child_process(settings):
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"heuristic"})  # "random" is not trusted
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    import engine.sandbox as sandbox
+
+    started = []
+    original = sandbox.ProcessBot._start
+
+    def spy(self):
+        started.append(self.seat)
+        return original(self)
+
+    sandbox.ProcessBot._start = spy
+    try:
+        for _ in range(40):  # play the human's seat with its first legal action
+            if state["status"] != "running" or not state["your_turn"]:
+                break
+            seat = str(state["to_act"])
+            action = state["observations"][seat]["legal"][0]
+            response = client.post(
+                f"/api/play/matches/{match.pk}/act/", {"action": action}, format="json"
+            )
+            assert response.status_code == 200, response.json()
+            state = response.json()
+    finally:
+        sandbox.ProcessBot._start = original
+    assert started, "the bot's decisions never came from a child process"
