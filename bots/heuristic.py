@@ -85,14 +85,13 @@ class HeuristicPolicy:
             return "truco"
         return self.play(obs, rng, rules, legal)
 
-    def chance(self, obs: Observation, rules: TrucoRules, cards=None) -> float:
+    def chance(self, obs: Observation, rules: TrucoRules) -> float:
+        """The chance to win the hand with the cards held (see knowledge.hand_win_chance)."""
         quality = card_quality(rules, obs.vira)
         strength = rules.strength_table(obs.vira)
-        if cards is None:
-            cards = [c for c in obs.hand if c in quality]
         if obs.hand and obs.hand[0].startswith("#"):  # blind: the cards are unknown
             return hand_win_chance(obs, quality, strength, []) if obs.results else 0.5
-        return hand_win_chance(obs, quality, strength, cards)
+        return hand_win_chance(obs, quality, strength, [c for c in obs.hand if c in quality])
 
     @staticmethod
     def scores(obs: Observation) -> tuple[int, int]:
@@ -191,8 +190,7 @@ class HeuristicPolicy:
         the weakest card otherwise, keeping the best for the decisive trick."""
         plays = [a for a in legal if a.startswith("play ")]
         if not plays:
-            quiet = [a for a in legal if a not in ("truco", "fold", *ENVIDO_CALLS)]
-            return rng.choice(quiet or list(legal))
+            return self.fallback(obs, rng, rules)
         if plays[0][5] == "#":  # a blind hand: every slot is the same to us
             return rng.choice(plays)
         strength = rules.strength_table(obs.vira)
