@@ -254,19 +254,7 @@ class TournamentAdmin(admin.ModelAdmin):
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None and obj.status != Tournament.Status.DRAFT:
             # Matches were paired and played under these settings: they stay as they were.
-            fields += [
-                "variant",
-                "preset",
-                "options",
-                "players",
-                "format",
-                "format_options",
-                "metrics",
-                "games_per_match",
-                "pairs_per_match",
-                "seeding",
-                "seed",
-            ]
+            fields += Tournament.PLAY_SETTINGS
         return fields
 
     def get_inlines(self, request, obj):

@@ -89,6 +89,22 @@ class Bot(models.Model):
 
 
 class Tournament(models.Model):
+    # How the tournament is played: free to change while a draft, frozen once matches are
+    # paired under them (the admin, the API and validation share this list).
+    PLAY_SETTINGS = (
+        "variant",
+        "preset",
+        "options",
+        "players",
+        "format",
+        "format_options",
+        "metrics",
+        "games_per_match",
+        "pairs_per_match",
+        "seeding",
+        "seed",
+    )
+
     class Status(models.TextChoices):
         DRAFT = "draft", "draft"
         RUNNING = "running", "running"

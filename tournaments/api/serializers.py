@@ -350,17 +350,7 @@ class ProgressSerializer(serializers.Serializer):
 TOURNAMENT_FIELDS = [
     "id",
     "name",
-    "variant",
-    "preset",
-    "options",
-    "players",
-    "format",
-    "format_options",
-    "metrics",
-    "games_per_match",
-    "pairs_per_match",
-    "seeding",
-    "seed",
+    *Tournament.PLAY_SETTINGS,
     "status",
     "created_at",
     "started_at",
@@ -449,20 +439,8 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         candidate = Tournament(
             **{
                 field: attrs.get(field, getattr(instance, field) if instance else None)
-                for field in (
-                    "name",
-                    "variant",
-                    "preset",
-                    "options",
-                    "players",
-                    "format",
-                    "format_options",
-                    "metrics",
-                    "games_per_match",
-                    "pairs_per_match",
-                    "seeding",
-                )
-                if field in attrs or instance is not None
+                for field in ("name", *Tournament.PLAY_SETTINGS)
+                if field != "seed" and (field in attrs or instance is not None)
             }
         )
         try:
