@@ -12,13 +12,15 @@ the bot's team's chance to win the game from the score reached (`equity.win_tabl
 near the target counts for more than a point at 0 to 0.
 
 The move is the candidate with the best mean; it replaces the heuristic's own move only when it
-is better by more than `confidence` standard errors of the paired differences, so a short budget
-never makes the bot worse than the heuristic it builds on.
+is better by more than `confidence` standard errors of the paired differences, so the noise of a
+short budget does not overrule it.
 
 Parameters (bot params): `time_ms` (default 100) per decision and/or `iterations` (walks; a
 fixed count is reproducible from the seed, a time budget is not), `exploration` (UCB constant
-below the root), `confidence`. When no world can be sampled (a variant fact the sampler cannot
-place), the bot plays the heuristic's move.
+below the root), `confidence`, `noise` (the share of the other seats' modelled decisions taken
+at random instead of by the heuristic: less trust in the model, fewer bluffs that only work
+against the heuristic's thresholds; 0 by default). When no world can be sampled (a variant
+fact the sampler cannot place), the bot plays the heuristic's move.
 """
 
 from __future__ import annotations
@@ -77,10 +79,11 @@ class MctsBot(Bot):
         iterations: int | None = None,
         exploration: float = 0.2,
         confidence: float = 1.0,
+        noise: float = 0.0,
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.reject_unknown_params(("time_ms", "iterations", "exploration", "confidence"))
+        self.reject_unknown_params(("time_ms", "iterations", "exploration", "confidence", "noise"))
         if iterations is None and time_ms is None:
             time_ms = DEFAULT_TIME_MS
         # Bounded, because an owner sets these and the bot runs inside the worker: a budget of
@@ -93,6 +96,7 @@ class MctsBot(Bot):
         self.iterations = iterations
         self.exploration = exploration
         self.confidence = confidence
+        self.noise = noise
         self.policy = HeuristicPolicy()
         self.last_iterations = 0  # for benchmarks and tests: the walks of the last decision
         self.hand_start: tuple[int, tuple[int, int]] | None = None  # (hand_no, score then)
@@ -169,6 +173,7 @@ class MctsBot(Bot):
         every other seat by the heuristic, to the end of the hand; returns its value."""
         policy = self.policy
         c = self.exploration
+        noise = self.noise
         node = root
         path: list[Node] = [root]
         expanding = True
@@ -195,7 +200,10 @@ class MctsBot(Bot):
                 node = child
                 state = state.apply(action)
                 continue
-            action = policy.decide(state.observation(seat), rng, rules)
+            if noise and rng.random() < noise:
+                action = rng.choice(state.legal_actions())
+            else:
+                action = policy.decide(state.observation(seat), rng, rules)
             state = state.apply(action)
             if expanding:
                 # What I saw of another seat's action leads to my next decision point.

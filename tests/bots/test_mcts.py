@@ -41,9 +41,10 @@ def test_mcts_decisions_depend_only_on_what_the_seat_observes():
 
 def test_mcts_is_reproducible_from_its_seed_with_an_iteration_budget():
     state = start("paulista", [(["Kd 5s 6h", "3s 2h Qc"], "3d")])
-    first = [choose(state, seed=s)[0] for s in range(3)]
-    again = [choose(state, seed=s)[0] for s in range(3)]
-    assert first == again
+    for params in ({}, {"noise": 0.3}):
+        first = [choose(state, seed=s, **params)[0] for s in range(3)]
+        again = [choose(state, seed=s, **params)[0] for s in range(3)]
+        assert first == again
 
 
 def test_mcts_keeps_its_time_budget():
