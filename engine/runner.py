@@ -205,9 +205,12 @@ def run_game(
     termination, fault_seat, detail = NORMAL, None, ""
     hand_actions = keeper.hands[0]
     hand_no = state.hand_no
+    # One game keeps one rules object: calling it directly saves two calls per decision.
+    rules = state.rules
+    observe, apply = rules.observation, rules.apply
     while state.winner is None and state.phase != "deal":
         seat = state.to_act
-        observation = state.observation(seat)
+        observation = observe(state, seat)
         limit = limits[seat]
         started = clock() if limit is not None else 0.0
         late = False
@@ -229,7 +232,7 @@ def run_game(
             timed_out.append(seat)
             action = state.rules.default_action(state)
         try:
-            state = state.apply(action)
+            state = apply(state, action)
         except IllegalAction:
             termination, fault_seat, detail = ILLEGAL, seat, f"illegal action {action!r}"[:200]
             break

@@ -22,7 +22,8 @@ class Variant:
     rules_class: ClassVar[type[TrucoRules]]
 
     def __init__(self) -> None:
-        self._rules: dict[tuple, TrucoRules] = {}
+        # Keyed by the resolved options, and by the preset alone (None: the defaults).
+        self._rules: dict[tuple | str | None, TrucoRules] = {}
 
     @property
     def presets(self) -> Mapping[str, Mapping[str, Any]]:
@@ -35,12 +36,18 @@ class Variant:
         self, options: Mapping[str, Any] | None = None, preset: str | None = None
     ) -> TrucoRules:
         """The rules for these options; built once and shared, since rules hold no game state."""
+        if not options:  # the common case, asked at every new game: skip resolving again
+            known = self._rules.get(preset)
+            if known is not None:
+                return known
         resolved = self.resolve_options(options, preset)
         key = tuple(sorted(resolved.items()))
         rules = self._rules.get(key)
         if rules is None:
             rules = self._rules[key] = self.rules_class(self.name, resolved)
             rules.schema = self.schema
+        if not options:
+            self._rules[preset] = rules
         return rules
 
     def check_players(self, players: object) -> int:
