@@ -28,7 +28,7 @@ def configurations():
 
 
 CASES = list(configurations())
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def random_game(name, players, preset, seed, choice_seed, on_state=None):
