@@ -40,7 +40,7 @@ def test_a_running_league_shows_rounds_and_follows_live(client, league):
     page = text(client.get(reverse("web:tournament", args=[league.pk])))
     assert "Rounds" in page and 'id="live"' in page
     assert "Arena.followTournament" in page
-    assert "match_points" in page  # the league's standings columns
+    assert "<th>Match points</th>" in page and "<th>Head to head</th>" in page  # the columns
 
 
 def test_a_match_page_links_each_games_replay_and_record(client, played):

@@ -605,6 +605,9 @@ class StandingsSerializer(serializers.Serializer):
     status = serializers.CharField()
     format = serializers.CharField()
     metrics = serializers.ListField(child=serializers.CharField())
+    metric_labels = serializers.ListField(
+        child=serializers.CharField(), help_text="column headings for the metrics, in order"
+    )
     progress = ProgressSerializer()
     rows = StandingRowSerializer(many=True)
 

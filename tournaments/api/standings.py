@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q
 
 from ..formats import FORMATS, FormatError
+from ..formats.standings import METRIC_LABELS
 from ..models import Match, Tournament
 from ..scheduling import expected_matches, format_options, standings
 
@@ -60,7 +61,8 @@ def compute(tournament: Tournament, played: int) -> dict[str, Any]:
         "name": tournament.name,
         "status": tournament.status,
         "format": tournament.format,
-        "metrics": resolved_metrics(tournament),
+        "metrics": (metrics := resolved_metrics(tournament)),
+        "metric_labels": [METRIC_LABELS.get(m, m) for m in metrics],
         "progress": progress(played, total_matches(tournament, len(rows))),
         "rows": [
             {

@@ -28,6 +28,20 @@ METRICS: tuple[str, ...] = (
     "sonneborn_berger",
 )
 LOWER_IS_BETTER = frozenset({"placement"})
+# Column headings for people (the API gives both names and labels).
+METRIC_LABELS: dict[str, str] = {
+    "placement": "Place",
+    "match_points": "Match points",
+    "match_wins": "Match wins",
+    "game_wins": "Game wins",
+    "game_diff": "Game diff.",
+    "point_diff": "Point diff.",
+    "points_for": "Points for",
+    "head_to_head": "Head to head",
+    "buchholz": "Buchholz",
+    "median_buchholz": "Median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+}
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ def tournament_detail(request, pk: int):
             "variant": registry().variants.get(tournament.variant),
             "standings": standings,
             "metrics": metrics,
+            "metric_labels": standings.get("metric_labels", metrics),
             "rows": [
                 {**row, "cells": [row["values"].get(m) for m in metrics]}
                 for row in standings["rows"]

@@ -12,7 +12,8 @@
 
   function drawStandings(table, standings) {
     const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "Entrant"),
-      standings.metrics.map((m) => el("th", {}, m)), el("th", {}, "Rating"));
+      (standings.metric_labels || standings.metrics).map((label) => el("th", {}, label)),
+      el("th", {}, "Rating"));
     const rows = standings.rows.map((row) => el("tr", {},
       el("td", {}, row.rank), el("td", {}, row.entrant.name),
       standings.metrics.map((m) => el("td", {}, number(row.values[m]))),
