@@ -88,3 +88,46 @@ def test_the_demo_refuses_a_port_in_use_with_exit_code_2(tmp_path):
         result = demo(tmp_path, "--port", str(busy.getsockname()[1]))
     assert result.returncode == 2
     assert "choose another with --port" in result.stderr
+
+
+def test_the_demo_stopped_with_sigterm_stops_its_worker_and_web_server(tmp_path):
+    import signal
+    import time
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TRUCO_QUEUE")
+    }
+    env["TRUCO_VAR_DIR"] = str(tmp_path)
+    port = free_port()
+    args = ["--port", str(port), "--bots", "random*2", "--games", "1", "--workers", "1"]
+    demo_process = subprocess.Popen(
+        [sys.executable, "manage.py", "demo", *args],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    for line in demo_process.stdout:  # wait until it serves and plays
+        if "keeps running" in line:
+            break
+    demo_process.send_signal(signal.SIGTERM)
+    assert demo_process.wait(30) == 0
+
+    def leftovers():
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as handle:
+                    if f"TRUCO_VAR_DIR={tmp_path}".encode() in handle.read():
+                        found.append(pid)
+            except OSError:
+                continue
+        return found
+
+    deadline = time.monotonic() + 20
+    while leftovers() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert leftovers() == [], "the demo left processes running after SIGTERM"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -40,6 +41,10 @@ ADMIN_USERNAME = "admin"
 DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 class Command(BaseCommand):
     help = __doc__.split("\n\n")[1].replace("\n", " ")
 
@@ -58,6 +63,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
+        # Stopped by `kill` or a closed terminal rather than Ctrl-C, it must still stop the
+        # worker, which runs in a session of its own and would otherwise outlive it.
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, _interrupt)
         var_dir = Path(settings.VAR_DIR)
         var_dir.mkdir(parents=True, exist_ok=True)
         self.check_port(opts["host"], opts["port"])
