@@ -16,6 +16,7 @@ class LiveMatch(models.Model):
     class Waiting(models.TextChoices):
         HUMAN = "human", "a human decision"
         BOTS = "bots", "the bots (being advanced)"
+        NEXT = "next", "the table master to deal the next game"
         DONE = "done", "nothing: the match is over"
 
     match = models.OneToOneField(
@@ -34,6 +35,9 @@ class LiveMatch(models.Model):
     waiting = models.CharField(max_length=5, choices=Waiting.choices, default=Waiting.BOTS)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    end_votes = models.JSONField(
+        default=list, blank=True, help_text="players agreeing to end this game amicably"
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -57,6 +61,9 @@ class Presence(models.Model):
     live = models.ForeignKey(LiveMatch, on_delete=models.CASCADE, related_name="presences")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     last_seen = models.DateTimeField()
+    ips = models.JSONField(
+        default=list, blank=True, help_text="addresses they played from (the shared-IP rule)"
+    )
 
     class Meta:
         constraints = [
@@ -65,3 +72,40 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.live}"
+
+
+class SettledGame(models.Model):
+    """A finished game of a competitive table whose chips and ranking points were paid, once:
+    a match played again (re-run) does not pay its games twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="settled_games")
+    index = models.PositiveIntegerField(help_text="the game's position in the match")
+    stake = models.PositiveIntegerField()
+    pot = models.PositiveBigIntegerField(default=0)
+    bank_share = models.PositiveBigIntegerField(default=0)
+    ranked = models.BooleanField(help_text="ranking points were given")
+    not_ranked_because = models.CharField(max_length=100, blank=True, default="")
+    settled_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="settled_game_once")]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.index}: pot {self.pot}"
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat: plain text, shown escaped."""
+
+    MAX_LENGTH = 300
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=MAX_LENGTH)
+    posted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"

@@ -1,36 +1,84 @@
-"""A practice game against a bot, started from the play page: a two-entrant tournament (the
-human's team and the bot) of practice tables, so it is played and recorded like any match and
-touches nobody's rating."""
+"""A player's own table, opened from the play page: a two-entrant tournament (the player's team,
+and a bot or a team of free seats for other people) played and recorded like any match. The
+player is its table master (RULES.md section 5). By default it is practice: it touches nobody's
+rating, chips or ranking; the master may make it competitive, staked or private.
+
+A daily table deals today's deals (the same for every daily table of these rules); any other
+table deals fresh ones."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import UTC, date
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
+from engine.plugins import registry
 from tournaments import lifecycle
 from tournaments.builders import bots_named
-from tournaments.models import Bot, Entrant, Match, TableSettings, Tournament
+from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
+from tournaments.seeds import daily_seed, new_tournament_seed
 
 from .services import player_for
+from .table_master import FREE_SEATS
+
+
+def utc_today() -> date:
+    return timezone.now().astimezone(UTC).date()
+
+
+def table_seed(daily: bool, variant: str, preset: str, options: dict, players: int) -> int:
+    if not daily:
+        return new_tournament_seed()
+    rules = registry().variant(variant).resolve_options(options, preset or None)
+    return daily_seed(utc_today(), variant, rules, players)
+
+
+def invited_players(names: Iterable[str]) -> list[Player]:
+    names = set(names)
+    found = list(Player.objects.filter(name__in=names, kind=Player.Kind.HUMAN))
+    unknown = sorted(names - {p.name for p in found})
+    if unknown:
+        raise ValidationError({"invite": f"no human player named {', '.join(map(repr, unknown))}"})
+    return found
 
 
 def quick_match(
     user,
     *,
     variant: str,
-    bot: Bot | str,
+    bot: Bot | str | None,
     players: int = 2,
     preset: str = "",
     options: dict | None = None,
     games: int = 1,
     turn_seconds: int = 60,
+    competitive: bool = False,
+    stake: int = 0,
+    private: bool = False,
+    spectators: bool = True,
+    daily: bool = False,
+    invite: Iterable[str] = (),
 ) -> Match:
-    """Create, start and return the practice match; ValidationError says what is wrong."""
+    """Create, start and return the table's match; ValidationError says what is wrong. Without a
+    `bot` the other side is free seats for people (robots play those nobody takes)."""
     player = player_for(user)
     if isinstance(bot, str):
         bot = bots_named([bot])[0]
+    if daily and competitive:
+        raise ValidationError(
+            {"daily": "a daily table is practice: everyone gets its deals today, so they are known"}
+        )
+    if competitive and stake > player.chips:
+        raise ValidationError(
+            {"stake": f"you have {player.chips} chips: you cannot stake {stake} a game"}
+        )
+    guests = invited_players(invite)
+    kind = "Daily" if daily else "Table" if competitive else "Practice"
     tournament = Tournament(
-        name=f"Practice: {player.name} v {bot.label}",
+        name=f"{kind}: {player.name} v {bot.label if bot else 'people'}",
         variant=variant,
         preset=preset,
         options=dict(options or {}),
@@ -41,14 +89,26 @@ def quick_match(
         created_by=user,
     )
     tournament.full_clean()
+    tournament.seed = table_seed(daily, variant, preset, tournament.options, players)
     with transaction.atomic():
         tournament.save()
-        TableSettings.objects.create(
-            tournament=tournament, competitive=False, turn_seconds=turn_seconds
+        table = TableSettings.objects.create(
+            tournament=tournament,
+            competitive=competitive,
+            stake=stake,
+            private=private,
+            spectators=spectators,
+            daily=daily,
+            turn_seconds=turn_seconds,
+            master=player,  # the first seated: whoever opens the table
         )
+        table.invited.add(*guests)
         human = Entrant.objects.create(tournament=tournament, name=player.name, seed=1)
         human.members.add(player)
-        Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot, seed=2)
+        if bot is not None:
+            Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot, seed=2)
+        else:
+            Entrant.objects.create(tournament=tournament, name=FREE_SEATS, seed=2)
     try:
         lifecycle.start(tournament)
     except lifecycle.LifecycleError as exc:

@@ -24,7 +24,7 @@ from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
 from engine.runner import GameResult
 from tournaments import dispatch, execution
-from tournaments.models import Match, Player, Tournament
+from tournaments.models import Match, Player, TableSettings, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 
 from .models import LiveMatch, Presence
@@ -38,6 +38,7 @@ from .seating import (
     winner_side,
 )
 from .session import GameSetup, LiveGame, NotYourTurn
+from .settlement import settle_game
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,8 @@ WORKER = "human-play"
 # Waiting on the bots longer than this means no worker advanced the match (none running, or
 # the message was lost): the next request advances it itself.
 BOT_STALL_SECONDS = 5.0
+# The addresses kept per player and live match, for the shared-IP rule of ranking points.
+MAX_ADDRESSES = 8
 
 
 class PlayError(Exception):
@@ -138,22 +141,77 @@ def load(match: Match) -> Table:
 # --- opening a match --------------------------------------------------------------------
 
 
-def open_match(match_id: int, user) -> None:
+def open_match(match_id: int, user, ip: str | None = None) -> None:
     """A human of the match sits down: a pending match starts, bots play up to the first human
-    decision. Opening a match that already runs is harmless."""
+    decision. At a player's table the master deals each game (the next one too, when the table
+    waits between games). Opening a match that already runs is harmless."""
     player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
         if not has_humans(match):
             raise PlayError("this match has no human seats; workers play it")
+        table = match.tournament.table
         if player is None or player.pk not in human_ids(match):
-            raise PlayError("you do not play in this match", 403)
+            raise PlayError(not_seated(table), 403)
         if match.status == Match.Status.PENDING:
+            check_covers_stake(player, table)
+            check_may_deal(match, player, table, None)
             begin(match)
-        elif not LiveMatch.objects.filter(match=match).exists():
-            raise PlayError(f"the match is {match.status}")
-        touch(match.pk, player.pk)
+        else:
+            live = LiveMatch.objects.filter(match=match).first()
+            if live is None:
+                raise PlayError(f"the match is {match.status}")
+            if live.waiting == LiveMatch.Waiting.NEXT:
+                check_covers_stake(player, table)
+                check_may_deal(match, player, table, live)
+                live.waiting = LiveMatch.Waiting.BOTS
+                live.save(update_fields=["waiting", "updated_at"])
+        touch(match.pk, player.pk, ip)
     advance(match_id)
+
+
+def not_seated(table: TableSettings) -> str:
+    if table.private:
+        return "this table is private: only invited players may sit"
+    if table.is_players_table:
+        return "you do not play at this table: take a free seat first (sit/)"
+    return "you do not play in this match"
+
+
+def check_covers_stake(player: Player, table: TableSettings) -> None:
+    """RULES.md section 5: nobody sits at a staked table without the chips to cover the stake."""
+    if table.moves_chips and player.chips < table.stake:
+        raise PlayError(
+            f"this table's stake is {table.stake} chips a game and you have {player.chips}: "
+            "you cannot sit here",
+            403,
+        )
+
+
+def check_may_deal(
+    match: Match, player: Player, table: TableSettings, live: LiveMatch | None
+) -> None:
+    """At a player's table the master deals; anyone seated may once the master is away past
+    the disconnection grace. Everyone seated must cover the stake."""
+    if not table.is_players_table:
+        return
+    if player.pk != table.master_id and (live is None or is_present(live, table.master_id)):
+        raise PlayError(f"the table master, {table.master}, deals the next game", 409)
+    if table.moves_chips:
+        short = Player.objects.filter(pk__in=human_ids(match), chips__lt=table.stake)
+        names = ", ".join(f"{p.name} ({p.chips})" for p in short)
+        if names:
+            raise PlayError(
+                f"the stake is {table.stake} chips and {names} cannot cover it: "
+                "the table master may lower it",
+                409,
+            )
+
+
+def is_present(live: LiveMatch, player_id: int | None) -> bool:
+    grace = live.match.tournament.table.disconnect_grace_seconds
+    cutoff = timezone.now() - timedelta(seconds=grace)
+    return Presence.objects.filter(live=live, player_id=player_id, last_seen__gte=cutoff).exists()
 
 
 def start_match(match_id: int) -> None:
@@ -187,10 +245,22 @@ def begin(match: Match) -> None:
     LiveMatch.objects.create(match=match)
 
 
-def touch(match_id: int, player_id: int) -> None:
-    Presence.objects.update_or_create(
-        live_id=match_id, player_id=player_id, defaults={"last_seen": timezone.now()}
+def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
+    """The player is here (from `ip`, kept for the shared-IP rule of ranking points)."""
+    now = timezone.now()
+    presence, created = Presence.objects.get_or_create(
+        live_id=match_id,
+        player_id=player_id,
+        defaults={"last_seen": now, "ips": [ip] if ip else []},
     )
+    if created:
+        return
+    presence.last_seen = now
+    fields = ["last_seen"]
+    if ip and ip not in presence.ips:
+        presence.ips = [*presence.ips, ip][-MAX_ADDRESSES:]
+        fields.append("ips")
+    presence.save(update_fields=fields)
 
 
 # --- advancing --------------------------------------------------------------------------
@@ -208,6 +278,8 @@ def advance(match_id: int) -> None:
         if match.status != Match.Status.RUNNING:
             close(table)
             return
+        if table.live.waiting == LiveMatch.Waiting.NEXT:
+            return  # a player's table waits for its next game to be dealt
         finished_match = run(table)
     if finished_match is not None:
         dispatch.continue_tournament(finished_match)
@@ -224,6 +296,9 @@ def run(table: Table) -> int | None:
             return None
         end_game(table)
         table = load_next(table)
+        if table.game is not None and table.tournament.table.is_players_table:
+            wait_for_deal(table)
+            return None
     return finish_match(table)
 
 
@@ -253,7 +328,17 @@ def wait_for_human(table: Table) -> None:
         schedule_timer(live.match_id, live.game_no, game.ply, turn)
 
 
+def wait_for_deal(table: Table) -> None:
+    """Between two games of a player's table: the master may change its options, then deals."""
+    table.live.waiting = LiveMatch.Waiting.NEXT
+    table.live.save()
+    Match.objects.filter(pk=table.match.pk).update(
+        live_record=None, to_act=None, turn_deadline=None
+    )
+
+
 def end_game(table: Table) -> None:
+    """Keep the finished game with the live match and pay it (chips, ranking points)."""
     live, game = table.live, table.game
     result = game.result()
     record = game.record()
@@ -277,10 +362,14 @@ def end_game(table: Table) -> None:
             timeouts=list(game.auto_played),
         ),
     )
+    settle_game(
+        live.match_id, planned_index, table.tournament.table, table.seats, played.result.winner
+    )
     live.games = [*live.games, game_to_json(played)]
     live.game_no = len(live.games)
     live.actions = []
     live.auto_played = []
+    live.end_votes = []  # a vote to end amicably is about the game in play
     live.to_act = None
     live.turn_deadline = None
     live.waiting = LiveMatch.Waiting.BOTS
@@ -350,25 +439,27 @@ def mirror(table: Table) -> None:
 # --- the humans' actions and the timer ----------------------------------------------------
 
 
-def act(match_id: int, user, action: Any, seat: Any = None) -> None:
+def act(match_id: int, user, action: Any, seat: Any = None, ip: str | None = None) -> None:
     """A human's decision. Only a seat of theirs, only when it is to act, only one of that
     seat's legal actions."""
     if not isinstance(action, str) or not action.strip():
         raise PlayError("`action` must be one of your legal actions, as a string")
     player = player_of(user)
-    if player is None:
-        raise PlayError("you do not play in this match", 403)
     with transaction.atomic():
         match = locked_match(match_id)
+        if player is None or player.pk not in human_ids(match):
+            raise PlayError(not_seated(match.tournament.table), 403)
         if not LiveMatch.objects.filter(match=match).exists():
             raise PlayError("the match has not started: open it first", 409)
         table = load(match)
         mine = [s.seat for s in table.seats if s.player == player.pk]
         if not mine:
-            raise PlayError("you do not play in this match", 403)
+            raise PlayError(not_seated(table.tournament.table), 403)
         if table.game is None or match.status != Match.Status.RUNNING:
             raise PlayError("the match is over", 409)
-        touch(match.pk, player.pk)
+        if table.live.waiting == LiveMatch.Waiting.NEXT:
+            raise PlayError("the next game has not been dealt yet", 409)
+        touch(match.pk, player.pk, ip)
         if seat is None:
             seat = table.game.to_act if table.game.to_act in mine else mine[0]
         if type(seat) is not int or seat not in mine:

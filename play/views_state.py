@@ -10,10 +10,12 @@ from django.utils import timezone
 from tournaments.models import Match, Player
 from tournaments.scheduling import needs_winner
 
+from .amicable import vote_state
 from .models import LiveMatch
 from .public_view import public_view
 from .seating import game_from_json, next_game, scheduled, seating
 from .services import Table, load, player_of
+from .table_master import free_teams, table_options
 
 
 class CannotWatch(Exception):
@@ -43,6 +45,9 @@ def table_state(match: Match, user) -> dict[str, Any]:
         raise CannotWatch("this table does not allow spectators")
     mine = [s.seat for s in seats if player is not None and s.player == player.pk]
     game = table.game if table is not None else None
+    if live is not None and live.waiting == LiveMatch.Waiting.NEXT:
+        game = None  # not dealt yet: nobody sees its cards before the table is set
+    settings = tournament.table
     to_act = game.to_act if game is not None else None
     deadline = live.turn_deadline if live is not None and live.waiting == "human" else None
     finished = [game_from_json(g) for g in live.games] if live is not None else []
@@ -90,5 +95,15 @@ def table_state(match: Match, user) -> dict[str, Any]:
         }
         if match.status == Match.Status.DONE
         else None,
+        "settings": table_options(settings),
+        "free_seats": free_seats(match) if settings.is_players_table else 0,
+        "end_vote": vote_state(table)
+        if table is not None and settings.is_players_table and match.status == "running"
+        else None,
     }
     return state
+
+
+def free_seats(match: Match) -> int:
+    per_side = match.tournament.players // 2
+    return sum(per_side - len(e.members.all()) for _, e in free_teams(match))

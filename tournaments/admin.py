@@ -13,12 +13,13 @@ from django.utils.html import format_html
 
 from engine.plugins import registry
 
-from . import admin_views, lifecycle
+from . import admin_views, chips, lifecycle
 from .api.standings import progress, total_matches
 from .api.views import count_of
 from .formats import FORMATS
 from .models import (
     Bot,
+    ChipTransfer,
     Entrant,
     Game,
     Match,
@@ -53,11 +54,52 @@ def progress_bar(done: int, total: int | None) -> str:
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "kind", "user", "created_at"]
+    list_display = ["name", "kind", "user", "chips", "ranking_points", "created_at"]
     list_filter = ["kind"]
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
-    readonly_fields = ["created_at"]
+    readonly_fields = ["ranking_points", "ledger", "created_at"]
+
+    @admin.display(description="chips ledger")
+    def ledger(self, player: Player) -> str:
+        if player.pk is None:
+            return "-"
+        url = reverse("admin:tournaments_chiptransfer_changelist")
+        count = player.chip_transfers.count()
+        return format_html(
+            '<a href="{}?player__id__exact={}">{} movements</a>', url, player.pk, count
+        )
+
+    def save_model(self, request, obj, form, change):
+        """A balance set by staff is written to the ledger, so every balance stays explained."""
+        if change and "chips" in form.changed_data:
+            wanted = obj.chips
+            obj.chips = form.initial["chips"]
+            super().save_model(request, obj, form, change)
+            chips.set_balance(obj, wanted, f"set by {request.user.get_username()}")
+            return
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ChipTransfer)
+class ChipTransferAdmin(admin.ModelAdmin):
+    """The chips ledger: read-only (a balance is changed on its player's page)."""
+
+    list_display = ["created_at", "account", "amount", "balance_after", "kind", "match", "note"]
+    list_filter = ["kind"]
+    search_fields = ["player__name", "note"]
+    list_select_related = ["player", "match"]
+    readonly_fields = [f.name for f in ChipTransfer._meta.fields]
+
+    @admin.display(description="account", ordering="player__name")
+    def account(self, row: ChipTransfer) -> str:
+        return row.player.name if row.player_id else "the bank"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class BotForm(forms.ModelForm):
@@ -117,6 +159,8 @@ class TableSettingsInline(admin.StackedInline):
     model = TableSettings
     can_delete = False
     filter_horizontal = ["invited"]
+    # A player's own table (play page) gets its master and daily deals when it is opened.
+    readonly_fields = ["master", "daily"]
     extra = 1
     max_num = 1
 
@@ -326,11 +370,21 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(TableSettings)
 class TableSettingsAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "turn_seconds", "competitive", "stake", "private", "spectators"]
-    list_filter = ["competitive", "private", "spectators"]
-    search_fields = ["tournament__name"]
+    list_display = [
+        "tournament",
+        "turn_seconds",
+        "competitive",
+        "stake",
+        "private",
+        "spectators",
+        "master",
+        "daily",
+    ]
+    list_filter = ["competitive", "private", "spectators", "daily"]
+    search_fields = ["tournament__name", "master__name"]
     filter_horizontal = ["invited"]
-    list_select_related = ["tournament"]
+    list_select_related = ["tournament", "master"]
+    readonly_fields = ["master", "daily"]
 
 
 @admin.register(Entrant)

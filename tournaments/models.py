@@ -15,6 +15,10 @@ from django.db.models import Q
 
 from .seeds import new_tournament_seed
 
+# RULES.md section 5: every player starts with chips to stake at competitive tables (staff may
+# change a balance in the admin; every change is a ChipTransfer row).
+STARTING_CHIPS = 1000
+
 
 class Player(models.Model):
     class Kind(models.TextChoices):
@@ -29,6 +33,12 @@ class Player(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="player",
+    )
+    chips = models.PositiveBigIntegerField(
+        default=STARTING_CHIPS, help_text="chips to stake at competitive tables (humans)"
+    )
+    ranking_points = models.PositiveIntegerField(
+        default=0, help_text="+20 per competitive game won, +5 per game lost (humans)"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -195,9 +205,30 @@ class TableSettings(models.Model):
     disconnect_grace_seconds = models.PositiveIntegerField(
         default=180, help_text="a disconnected human is replaced by a robot after this long"
     )
+    # A player's own table (opened from the play page) has a master: the first human seated,
+    # who changes its options between games. Staff set the tables of their tournaments.
+    master = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables_mastered",
+        help_text="the table master (first seated) of a player's table; none for tournaments",
+    )
+    daily = models.BooleanField(
+        default=False, help_text="today's deals: the same for every daily table of these rules"
+    )
 
     def __str__(self) -> str:
         return f"table of {self.tournament}"
+
+    @property
+    def is_players_table(self) -> bool:
+        return self.master_id is not None
+
+    @property
+    def moves_chips(self) -> bool:
+        return self.competitive and self.stake > 0
 
 
 class Entrant(models.Model):
@@ -397,3 +428,42 @@ class Rating(models.Model):
     @property
     def display(self) -> str:
         return f"{self.mu:.1f} ± {self.interval:.1f}"
+
+
+class ChipTransfer(models.Model):
+    """One movement of chips, for the audit: a player's balance is STARTING_CHIPS plus the sum of
+    their rows. `player` None is the bank, which backs the robots' stakes and keeps a quarter of
+    each pot; the rows of one settled game sum to zero."""
+
+    class Kind(models.TextChoices):
+        STAKE = "stake", "stake put in the pot"
+        WIN = "win", "share of the pot won"
+        CUT = "cut", "the bank's quarter of the pot"
+        FORFEIT = "forfeit", "stake lost by abandoning a game ended amicably"
+        ADJUST = "adjust", "set by staff"
+
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="chip_transfers",
+        help_text="empty: the bank",
+    )
+    amount = models.BigIntegerField(help_text="chips in (positive) or out (negative)")
+    balance_after = models.PositiveBigIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="chip_transfers"
+    )
+    game_index = models.PositiveIntegerField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["match", "game_index"], name="chips_match_game")]
+
+    def __str__(self) -> str:
+        who = self.player.name if self.player_id else "bank"
+        return f"{who} {self.amount:+d} ({self.kind})"

@@ -44,6 +44,8 @@ def rate_match(match: Match, team_a: list[int], team_b: list[int]) -> None:
     players = sorted(set(team_a) | set(team_b))
     if set(team_a) & set(team_b):
         return  # a player on both sides (a bot against itself): nothing to learn
+    if not team_a or not team_b:
+        return  # robots played a side nobody sat at: nobody to rate against
     locked = Rating.objects.select_for_update().filter(variant=variant, player_id__in=players)
     rows = {r.player_id: r for r in locked.order_by("player_id")}
     if len(rows) < len(players):  # first rated match of someone in this variant

@@ -4,7 +4,11 @@ through a hash that is the same in every process and every run: never hash() or 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
 
 # 40 bits keep the engine's game seeds (match seed * 1_000_003 + index) inside a signed 64-bit
 # column, so every game's seed can be stored as it was played.
@@ -27,3 +31,10 @@ def match_seed(tournament_seed: int, key: str) -> int:
 def decider_seed(match_seed: int, number: int) -> int:
     """The seed of the `number`th extra game that settles a drawn elimination match."""
     return derive_seed(match_seed, f"decider/{number}")
+
+
+def daily_seed(day: date, variant: str, rules: Mapping[str, Any], players: int) -> int:
+    """The seed of the day's deals (RULES.md section 5, seed 002): every daily table of the same
+    variant, resolved rule options and number of players on the same UTC day deals alike."""
+    canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"), default=str)
+    return derive_seed(0, f"daily/{day.isoformat()}/{variant}/{players}/{canonical}")

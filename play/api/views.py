@@ -3,6 +3,8 @@ acts only for their own seats; everyone else gets the spectator's view (if the t
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
 from django.http import Http404
@@ -12,6 +14,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from tournaments.api.errors import django_errors
@@ -20,19 +23,43 @@ from tournaments.api.views import ID, ApiMixin
 from tournaments.models import Match, Player
 from tournaments.scheduling import needs_winner
 
-from .. import services
+from .. import amicable, chat, services, table_master
 from ..models import LiveMatch
 from ..quick import quick_match
 from ..seating import game_from_json, next_game, seating
 from ..views_state import CannotWatch, table_state
 from .serializers import (
     ActSerializer,
+    ChatMessageSerializer,
+    ChatPostSerializer,
+    EndVoteInputSerializer,
+    EndVoteSerializer,
+    InviteSerializer,
     MyMatchSerializer,
     QuickMatchSerializer,
+    SitSerializer,
+    TableOptionsInputSerializer,
+    TableOptionsSerializer,
     TableStateSerializer,
 )
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the match id")
+AFTER = OpenApiParameter("after", int, description="only the messages after this message id")
+
+
+class ChatThrottle(UserRateThrottle):
+    """A flood guard on chat posts, per user."""
+
+    scope = "play-chat"
+    rate = "20/min"
+
+
+def client_ip(request) -> str | None:
+    """The address a request came from, for the shared-IP rule (None if it is not one)."""
+    try:
+        return str(ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")))
+    except ValueError:
+        return None
 
 
 class PlayRefused(APIException):
@@ -96,7 +123,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         player = services.player_of(request.user)
         is_player = player is not None and player.pk in services.human_ids(match)
         if is_player and LiveMatch.objects.filter(match=match).exists():
-            services.touch(match.pk, player.pk)
+            services.touch(match.pk, player.pk, client_ip(request))
         services.catch_up(match.pk)
         return state_response(pk, request)
 
@@ -109,7 +136,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def open(self, request, pk=None):
         get_match(pk)
-        services.open_match(int(pk), request.user)
+        services.open_match(int(pk), request.user, client_ip(request))
         return state_response(pk, request)
 
     @extend_schema(
@@ -129,9 +156,137 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         body = ActSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.act(
-            int(pk), request.user, body.validated_data["action"], body.validated_data.get("seat")
+            int(pk),
+            request.user,
+            body.validated_data["action"],
+            body.validated_data.get("seat"),
+            client_ip(request),
         )
         return state_response(pk, request)
+
+    def get_throttles(self):
+        if self.action == "chat" and self.request.method == "POST":
+            return [ChatThrottle()]
+        return super().get_throttles()
+
+    @extend_schema(
+        request=SitSerializer,
+        parameters=[MATCH_ID],
+        responses={
+            200: TableStateSerializer,
+            400: DetailSerializer,
+            403: DetailSerializer,
+            409: DetailSerializer,
+        },
+        summary="Take a free seat of a player's table (private tables: invited players only)",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def sit(self, request, pk=None):
+        get_match(pk)
+        body = SitSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_master.sit(int(pk), request.user, body.validated_data.get("side"), client_ip(request))
+        return state_response(pk, request)
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[MATCH_ID],
+        responses={200: TableOptionsSerializer, 403: DetailSerializer},
+        summary="The table's options (RULES.md section 5) and its master",
+    )
+    @extend_schema(
+        methods=["PATCH"],
+        request=TableOptionsInputSerializer,
+        parameters=[MATCH_ID],
+        responses={
+            200: TableOptionsSerializer,
+            400: DetailSerializer,
+            403: DetailSerializer,
+            409: DetailSerializer,
+        },
+        summary="The table master changes the options, before a game or between two games",
+    )
+    @action(detail=True, methods=["get", "patch"], url_path="table")
+    def table(self, request, pk=None):
+        match = get_match(pk)
+        if request.method == "GET":
+            watchable(match, request.user)
+            return Response(table_master.table_options(match.tournament.table))
+        if not request.user.is_authenticated:
+            raise PermissionDenied("sign in to change a table's options")
+        body = TableOptionsInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(table_master.change_options(int(pk), request.user, body.validated_data))
+
+    @extend_schema(
+        request=InviteSerializer,
+        parameters=[MATCH_ID],
+        responses={200: TableOptionsSerializer, 400: DetailSerializer, 403: DetailSerializer},
+        summary="The table master invites players by name (they may sit at a private table)",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def invite(self, request, pk=None):
+        get_match(pk)
+        body = InviteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(table_master.invite(int(pk), request.user, body.validated_data["players"]))
+
+    @extend_schema(
+        request=EndVoteInputSerializer,
+        parameters=[MATCH_ID],
+        responses={
+            200: EndVoteSerializer,
+            400: DetailSerializer,
+            403: DetailSerializer,
+            409: DetailSerializer,
+        },
+        summary="Agree (or not) to end the game amicably: cancelled once every human agrees",
+    )
+    @action(
+        detail=True, methods=["post"], url_path="end-vote", permission_classes=[IsAuthenticated]
+    )
+    def end_vote(self, request, pk=None):
+        get_match(pk)
+        body = EndVoteInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(
+            amicable.vote(int(pk), request.user, body.validated_data["agree"], client_ip(request))
+        )
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[MATCH_ID, AFTER],
+        responses={200: ChatMessageSerializer(many=True), 403: DetailSerializer},
+        summary="The table's chat, oldest first (the latest 100 messages)",
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=ChatPostSerializer,
+        parameters=[MATCH_ID],
+        responses={201: ChatMessageSerializer, 400: DetailSerializer, 403: DetailSerializer},
+        summary="Say something at the table (its players; spectators if the table has them)",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def chat(self, request, pk=None):
+        match = get_match(pk)
+        if request.method == "GET":
+            if not chat.may_read(match, request.user):
+                raise PermissionDenied("this table does not allow spectators")
+            after = request.query_params.get("after", "")
+            if after and not (after.isdigit() and len(after) <= 18):
+                raise services.PlayError("`after` must be a message id")
+            return Response(chat.history(match, int(after) if after else None))
+        if not request.user.is_authenticated:
+            raise PermissionDenied("sign in to chat")
+        body = ChatPostSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        message = chat.post(match, request.user, body.validated_data["text"])
+        return Response(message, status=status.HTTP_201_CREATED)
+
+
+def watchable(match: Match, user) -> None:
+    if not chat.may_read(match, user):
+        raise PermissionDenied("this table does not allow spectators")
 
 
 def my_matches(player: Player, limit: int = 50) -> list[dict]:
@@ -182,29 +337,21 @@ class QuickMatchView(ApiMixin, APIView):
     @extend_schema(
         request=QuickMatchSerializer,
         responses={201: TableStateSerializer, 400: DetailSerializer},
-        summary="Start a practice game against a bot (not rated)",
+        summary="Open your own table: against a bot (dealt at once) or people (you deal)",
     )
     def post(self, request):
         body = QuickMatchSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         try:
-            match = quick_match(
-                request.user,
-                variant=data["variant"],
-                bot=data["bot"],
-                players=data["players"],
-                preset=data["preset"],
-                options=data["options"],
-                games=data["games"],
-                turn_seconds=data["turn_seconds"],
-            )
+            match = quick_match(request.user, **data)
         except DjangoValidationError as exc:
             from rest_framework.exceptions import ValidationError
 
             raise ValidationError(django_errors(exc)) from None
-        try:
-            services.open_match(match.pk, request.user)
-        except services.PlayError as exc:
-            raise PlayRefused(exc) from None
+        if data["bot"] is not None:  # against a bot: dealt at once; people: when the master says
+            try:
+                services.open_match(match.pk, request.user, client_ip(request))
+            except services.PlayError as exc:
+                raise PlayRefused(exc) from None
         return state_response(match.pk, request, status.HTTP_201_CREATED)

@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.records import replay
-from play.models import LiveMatch, Presence
+from play.models import ChatMessage, LiveMatch, Presence, SettledGame
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tournaments import lifecycle
-from tournaments.models import Entrant, Game, Match, Rating, Tournament
+from tournaments.models import ChipTransfer, Entrant, Game, Match, Rating, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +39,9 @@ def everything(played):
     match = Match.objects.get(tournament=tournament)
     live = LiveMatch.objects.create(match=match)
     Presence.objects.create(live=live, player=human, last_seen=live.started_at)
+    SettledGame.objects.create(match=match, index=0, stake=10, pot=20, bank_share=5, ranked=True)
+    ChipTransfer.objects.create(player=human, amount=-10, balance_after=990, kind="stake")
+    ChatMessage.objects.create(match=match, author=human, text="buenas")
     return played
 
 

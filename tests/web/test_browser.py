@@ -106,3 +106,27 @@ def test_a_human_plays_a_card_at_the_table(page, live_server, settings):
         "code => document.querySelector('#board').innerText.includes('play ' + code)",
         arg=played_card,
     )
+
+
+def test_table_chat_shows_a_message_as_text_never_as_markup(page, live_server, settings):
+    """RULES.md section 5, spectators and chat: what someone says is shown escaped."""
+    from django.contrib.auth import get_user_model
+
+    settings.TRUCO_PLAY_INLINE = True
+    get_user_model().objects.create_user("nico", password="un-truco-largo-42")
+    page.goto(f"{live_server.url}/accounts/login/?next=/play/")
+    page.fill("input[name=username]", "nico")
+    page.fill("input[name=password]", "un-truco-largo-42")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/play/")
+    page.select_option("select[name=bot]", "random")
+    page.click("#quick button[type=submit]")
+    page.wait_for_url("**/play/matches/*/")
+    page.wait_for_selector("#chat:not([hidden])")
+    said = '<img src=x onerror="window.pwned=1"> ¡truco!'
+    page.fill("#chat-form input[name=text]", said)
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_selector("#chat-lines li")
+    assert said in page.locator("#chat-lines li").first.inner_text()
+    assert page.locator("#chat-lines img").count() == 0
+    assert page.evaluate("window.pwned === undefined")

@@ -83,17 +83,30 @@ class PlayerBriefSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    """A player with their ratings; a human's chips and ranking points (RULES.md section 5).
+    Bots have neither: the bank backs their stakes."""
+
     bot = serializers.SerializerMethodField()
     ratings = RatingBriefSerializer(many=True, read_only=True)
+    chips = serializers.SerializerMethodField()
+    ranking_points = serializers.SerializerMethodField()
 
     class Meta:
         model = Player
-        fields = ["id", "name", "kind", "bot", "ratings", "created_at"]
+        fields = ["id", "name", "kind", "bot", "chips", "ranking_points", "ratings", "created_at"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_bot(self, player: Player) -> int | None:
         bot = getattr(player, "bot", None)  # reverse one-to-one: absent for humans
         return bot.id if bot is not None else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_chips(self, player: Player) -> int | None:
+        return player.chips if player.kind == Player.Kind.HUMAN else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_ranking_points(self, player: Player) -> int | None:
+        return player.ranking_points if player.kind == Player.Kind.HUMAN else None
 
 
 class RatingSerializer(serializers.ModelSerializer):
@@ -216,6 +229,7 @@ class TableSettingsSerializer(serializers.ModelSerializer):
             "spectators",
             "disconnect_grace_seconds",
         ]
+        # `master` and `daily` belong to a player's own table (the play app), not a tournament.
 
 
 class EntrantBotSerializer(serializers.ModelSerializer):

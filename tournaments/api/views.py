@@ -90,13 +90,14 @@ class BotPluginViewSet(ApiMixin, viewsets.ViewSet):
 
 
 class PlayerViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
-    """Everyone who is rated: human players and bots."""
+    """Everyone who is rated: human players and bots. `?ordering=-ranking_points&kind=human` is
+    the ranking-points ladder."""
 
     queryset = Player.objects.select_related("bot").prefetch_related("ratings").order_by("name")
     serializer_class = serializers.PlayerSerializer
     filterset_class = filters.PlayerFilter
     search_fields = ["name"]
-    ordering_fields = ["name", "created_at"]
+    ordering_fields = ["name", "created_at", "ranking_points", "chips"]
 
 
 class BotViewSet(ApiMixin, viewsets.ModelViewSet):

@@ -17,7 +17,7 @@ from engine.plugins import registry
 from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, total_matches
 from ..api.views import count_of
-from ..models import Entrant, Game, Match, Rating, Tournament
+from ..models import Entrant, Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
 
 PAGE_SIZE = 25
@@ -116,10 +116,13 @@ def ratings(request):
         Rating.objects.filter(variant=variant).select_related("player").order_by("-mu")[:200]
     )
     board = sorted(leaderboard, key=lambda r: -r.ordinal)
+    ranking = Player.objects.filter(kind=Player.Kind.HUMAN, ranking_points__gt=0).order_by(
+        "-ranking_points", "name"
+    )[:100]
     return render(
         request,
         "tournaments/ratings.html",
-        {"variants": variants, "variant": variant, "board": board},
+        {"variants": variants, "variant": variant, "board": board, "ranking": ranking},
     )
 
 

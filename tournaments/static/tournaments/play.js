@@ -12,7 +12,7 @@
         el("td", {}, el("a", { href: options.tableUrl.replace("/0/", "/" + m.match + "/") }, m.tournament_name + " · " + m.key)),
         el("td", {}, "v " + m.opponent),
         el("td", {}, m.variant),
-        el("td", {}, m.status === "done" ? "finished" : m.your_turn ? "your turn" : m.waiting === "start" ? "ready to start" : m.status)));
+        el("td", {}, m.status === "done" ? "finished" : m.your_turn ? "your turn" : m.waiting === "start" ? "ready to start" : m.waiting === "next" ? "between games" : m.status)));
       table.replaceChildren(el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", {}, "No matches yet."))));
     }).catch(() => table.replaceChildren(el("tbody", {}, el("tr", {}, el("td", {}, "Could not load your matches.")))));
 
@@ -20,7 +20,8 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const data = Object.fromEntries(new FormData(form).entries());
-      ["players", "games", "turn_seconds"].forEach((k) => { data[k] = Number(data[k]); });
+      ["players", "games", "turn_seconds", "stake"].forEach((k) => { data[k] = Number(data[k] || 0); });
+      ["competitive", "private", "daily"].forEach((k) => { data[k] = form.elements[k].checked; });
       try {
         const state = await fetchJSON("/api/play/quick/", { method: "POST", body: data });
         window.location = options.tableUrl.replace("/0/", "/" + state.match + "/");
@@ -54,20 +55,25 @@
       }
     }
 
-    async function open() {
+    async function post(path, body) {
       epoch += 1;
+      errorLine.textContent = "";
       try {
-        render(await fetchJSON(url + "open/", { method: "POST" }));
+        const answer = await fetchJSON(url + path, { method: "POST", body: body || {} });
+        render(answer.match !== undefined ? answer : await fetchJSON(url));
       } catch (error) {
         errorLine.textContent = error.message;
       }
     }
+    const open = () => post("open/");
 
     function render(state) {
       const mine = state.you;
       const seat = state.your_turn ? state.to_act : mine[0];
       const observation = seat !== undefined ? state.observations[String(seat)] : null;
       let line = state.status === "done" ? "The match is over." :
+        state.status === "cancelled" ? "The match was ended amicably." :
+        state.waiting === "next" ? "Between games: the table master deals the next one." :
         state.waiting === "start" ? (mine.length ? "Your match is ready." : "The match has not started.") :
         state.your_turn ? "Your turn" : state.to_act === null ? "…" : "Waiting for " + window.Arena.seatName(state.seats, state.to_act);
       if (state.seconds_left !== null && state.your_turn) line += " · " + Math.ceil(state.seconds_left) + " s left";
@@ -82,13 +88,53 @@
         board.replaceChildren(el("div", {}, state.result ? "Result: " + state.result.wins_a + "-" + state.result.wins_b : ""));
       }
       drawActions(state, observation, seat);
+      drawTableLine(state);
+      drawTableControls(state);
       drawGames(state);
+    }
+
+    function me(state) {
+      const seat = state.seats.find((s) => state.you.includes(s.seat));
+      return seat ? seat.player : null;
+    }
+
+    function drawTableLine(state) {
+      const o = state.settings;
+      const parts = [o.competitive ? "Competitive" : "Practice"];
+      if (o.competitive && o.stake) parts.push("stake " + o.stake + " chips a game");
+      if (o.daily) parts.push("today's deals");
+      if (o.private) parts.push("private");
+      if (o.master) parts.push("table master: " + o.master.name);
+      document.getElementById("table-line").textContent = parts.join(" · ");
+    }
+
+    /* A player's own table: take a free seat, deal (the master), vote to end amicably. */
+    function drawTableControls(state) {
+      const controls = document.getElementById("table-controls");
+      controls.replaceChildren();
+      const master = state.settings.master;
+      const mine = state.you.length > 0;
+      const between = state.status === "pending" || state.waiting === "next";
+      if (!mine && state.free_seats > 0 && between) {
+        controls.append(el("button", { onclick: () => post("sit/") }, "Take a seat"));
+      }
+      if (master && master.id === me(state) && state.waiting === "next") {
+        controls.append(el("button", { class: "bet", onclick: open }, "Deal the next game"));
+      }
+      const vote = state.end_vote;
+      if (mine && vote && vote.voters.length) {
+        const agreed = vote.agreed.some((p) => state.seats.some((s) => s.player === p && state.you.includes(s.seat)));
+        const label = (agreed ? "Withdraw: keep playing" : "Propose to end amicably") + " (" + vote.agreed.length + "/" + vote.voters.length + ")";
+        controls.append(el("button", { onclick: () => post("end-vote/", { agree: !agreed }) }, label));
+      }
     }
 
     function drawActions(state, observation, seat) {
       actions.replaceChildren();
       if (state.waiting === "start" && state.you.length && state.status === "pending") {
-        actions.append(el("button", { class: "bet", onclick: open }, "Sit down and start"));
+        const master = state.settings.master;
+        if (!master) actions.append(el("button", { class: "bet", onclick: open }, "Sit down and start"));
+        else if (master.id === me(state)) actions.append(el("button", { class: "bet", onclick: open }, "Deal the first game"));
         return;
       }
       if (!state.your_turn || !observation) return;
@@ -112,6 +158,8 @@
           (g.termination !== "normal" ? " (" + g.termination + ")" : "")))));
     }
 
+    const chat = chatBox(url);
+
     async function poll() {
       try {
         const asked = epoch;
@@ -125,7 +173,50 @@
       timer = setTimeout(poll, POLL_MS);
     }
     poll();
-    return () => clearTimeout(timer);
+    return () => { clearTimeout(timer); chat.stop(); };
+  }
+
+  /* The table's chat: messages are written as text, never parsed as markup. */
+  function chatBox(url) {
+    const section = document.getElementById("chat");
+    const lines = document.getElementById("chat-lines");
+    const form = document.getElementById("chat-form");
+    let last = 0;
+    let timer = null;
+
+    function drawChat(messages) {
+      for (const m of messages) {
+        last = Math.max(last, m.id);
+        lines.append(el("li", { class: m.player ? "player" : "spectator" },
+          el("span", { class: "who" }, m.author), m.text));
+      }
+      if (messages.length) lines.scrollTop = lines.scrollHeight;
+    }
+
+    async function refresh() {
+      try {
+        drawChat(await fetchJSON(url + "chat/" + (last ? "?after=" + last : "")));
+        section.hidden = false;
+      } catch (error) {
+        if (error.status === 403 || error.status === 404) return;  // no chat for us here
+      }
+      timer = setTimeout(refresh, POLL_MS * 2);
+    }
+
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const input = form.elements.text;
+      try {
+        await fetchJSON(url + "chat/", { method: "POST", body: { text: input.value } });
+        input.value = "";
+        clearTimeout(timer);
+        refresh();
+      } catch (error) {
+        document.getElementById("play-error").textContent = error.message;
+      }
+    });
+    refresh();
+    return { stop: () => clearTimeout(timer) };
   }
 
   window.Arena.lobby = lobby;

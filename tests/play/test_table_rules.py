@@ -1,0 +1,528 @@
+"""The table rules of RULES.md section 5, as players meet them at /api/play/: chips and the stake,
+ranking points and the shared-IP rule, private tables and invitations, the table chat, the table
+master, the amicable end and the daily deals.
+
+Games are played out quickly by letting robots take every human seat (the humans are away past
+the disconnection grace), which pays them exactly as if the humans had played."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.db.models import Sum
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from play.models import ChatMessage, LiveMatch, Presence, SettledGame
+from play.services import advance, load
+from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
+from tournaments import chips, lifecycle
+from tournaments.models import STARTING_CHIPS, ChipTransfer, Entrant, Match, Player, Rating
+
+pytestmark = pytest.mark.django_db
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def client(player: Player, ip: str = "127.0.0.1") -> APIClient:
+    api = APIClient(REMOTE_ADDR=ip)
+    api.force_authenticate(player.user)
+    return api
+
+
+def url(match, what: str = "") -> str:
+    pk = match if isinstance(match, int) else match.pk
+    return f"/api/play/matches/{pk}/{what + '/' if what else ''}"
+
+
+def tournament_table(*, players=2, games=1, bot=False, **table) -> tuple[Match, list[Player]]:
+    """A staff tournament's match: two human teams (or a human and a bot)."""
+    tournament = TournamentFactory(
+        games_per_match=games,
+        players=players,
+        **{f"table__{k}": v for k, v in table.items()},
+    )
+    humans = [PlayerFactory(), PlayerFactory()]
+    human_entrant(tournament, humans[0])
+    if bot:
+        robot = BotFactory(plugin="random")
+        Entrant.objects.create(tournament=tournament, name=robot.label, bot=robot)
+        humans = humans[:1]
+    else:
+        human_entrant(tournament, humans[1])
+    lifecycle.start(tournament)
+    return Match.objects.get(tournament=tournament), humans
+
+
+def own_table(master: Player, ip: str = "10.0.0.1", **body) -> dict:
+    """`master` opens a table for people (no bot): it waits for them to sit."""
+    response = client(master, ip).post(
+        "/api/play/quick/", {"variant": "paulista", **body}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def seat_all(match_id: int, guests: list[tuple[Player, str]]) -> None:
+    for guest, ip in guests:
+        response = client(guest, ip).post(url(match_id, "sit"), {}, format="json")
+        assert response.status_code == 200, response.json()
+
+
+def robots_finish(match_id: int) -> None:
+    """Everybody is away past the grace: robots play the game in progress to its end."""
+    long_ago = timezone.now() - timedelta(hours=1)
+    Presence.objects.filter(live_id=match_id).update(last_seen=long_ago)
+    LiveMatch.objects.filter(pk=match_id).update(started_at=long_ago)
+    advance(match_id)
+
+
+def winner_and_loser(match_id: int, a: Player, b: Player) -> tuple[Player, Player]:
+    live = LiveMatch.objects.get(pk=match_id)
+    game = live.games[-1]
+    match = Match.objects.get(pk=match_id)
+    side_of_a = "a" if match.entrant_a.members.filter(pk=a.pk).exists() else "b"
+    a_team = game["a_team"] if side_of_a == "a" else 1 - game["a_team"]
+    return (a, b) if game["winner"] == a_team else (b, a)
+
+
+def fresh(*players: Player) -> list[Player]:
+    return [Player.objects.get(pk=p.pk) for p in players]
+
+
+def ledger_sum(**where) -> int:
+    return ChipTransfer.objects.filter(**where).aggregate(total=Sum("amount"))["total"] or 0
+
+
+# --- chips and the stake --------------------------------------------------------------------
+
+
+def test_stake_winners_share_the_pot_and_the_bank_keeps_a_quarter():
+    match, (ana, bea) = tournament_table(competitive=True, stake=100)
+    client(ana, "10.0.0.1").post(url(match, "open"))
+    client(bea, "10.0.0.2").post(url(match, "open"))
+    robots_finish(match.pk)
+    winner, loser = fresh(*winner_and_loser(match.pk, ana, bea))
+    # A pot of 200: three quarters (150) to the winner, 50 to the bank.
+    assert (winner.chips, loser.chips) == (STARTING_CHIPS + 50, STARTING_CHIPS - 100)
+    assert chips.bank_balance() == 50
+    assert ledger_sum(match=match) == 0  # no chip created or lost: the bank's share is a row
+    for player in (winner, loser):
+        assert player.chips == STARTING_CHIPS + ledger_sum(player=player)
+    settled = SettledGame.objects.get(match=match)
+    assert (settled.pot, settled.bank_share) == (200, 50)
+
+
+def test_stake_split_rounds_each_share_down_and_the_odd_chips_stay_with_the_bank():
+    shares, bank = chips.split_pot({0: 3, 1: 3, 2: 3, 3: 3}, winners=[0, 2])
+    assert shares == {0: 4, 2: 4} and bank == 4  # 3/4 of 12 is 9: 4 each, the odd chip banked
+    shares, bank = chips.split_pot({0: 1, 1: 1}, winners=[1])
+    assert shares == {1: 1} and bank == 1
+    shares, bank = chips.split_pot({0: 10, 1: 10}, winners=[])
+    assert shares == {0: 10, 1: 10} and bank == 0  # no winner: everyone takes their stake back
+
+
+def test_stake_against_a_bot_is_an_even_bet_the_bank_backs_the_bot():
+    match, (ana,) = tournament_table(competitive=True, stake=100, bot=True)
+    client(ana).post(url(match, "open"))
+    robots_finish(match.pk)
+    live = LiveMatch.objects.get(pk=match.pk)
+    ana_won = live.games[0]["winner"] == live.games[0]["a_team"]
+    ana = fresh(ana)[0]
+    assert ana.chips == STARTING_CHIPS + (50 if ana_won else -100)
+    assert chips.bank_balance() == -(ana.chips - STARTING_CHIPS)  # the bank is the other side
+    assert ledger_sum(match=match) == 0
+
+
+def test_stake_a_player_without_enough_chips_cannot_sit_at_a_staked_table():
+    match, (ana, bea) = tournament_table(competitive=True, stake=100)
+    Player.objects.filter(pk=ana.pk).update(chips=40)
+    refused = client(ana).post(url(match, "open"))
+    assert refused.status_code == 403
+    assert (
+        "stake is 100 chips" in refused.json()["detail"]
+        and "you have 40" in refused.json()["detail"]
+    )
+    poor = PlayerFactory()
+    Player.objects.filter(pk=poor.pk).update(chips=10)
+    table = client(poor).post(
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": "random", "competitive": True, "stake": 50},
+        format="json",
+    )
+    assert table.status_code == 400 and "you have 10 chips" in str(table.json()["stake"])
+
+
+def test_competitive_off_practice_moves_no_chips_and_gives_no_points():
+    match, (ana, bea) = tournament_table(competitive=False, stake=100)
+    client(ana, "10.0.0.1").post(url(match, "open"))
+    client(bea, "10.0.0.2").post(url(match, "open"))
+    robots_finish(match.pk)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.DONE
+    assert [p.chips for p in fresh(ana, bea)] == [STARTING_CHIPS, STARTING_CHIPS]
+    assert [p.ranking_points for p in fresh(ana, bea)] == [0, 0]
+    assert not ChipTransfer.objects.exists() and not SettledGame.objects.exists()
+    assert not Rating.objects.exists()
+
+
+def test_stake_of_a_game_is_paid_once_even_if_it_is_settled_again():
+    from play.settlement import settle_game
+
+    match, (ana, bea) = tournament_table(competitive=True, stake=100)
+    client(ana, "10.0.0.1").post(url(match, "open"))
+    client(bea, "10.0.0.2").post(url(match, "open"))
+    table = load(Match.objects.get(pk=match.pk))
+    robots_finish(match.pk)
+    balances = [p.chips for p in fresh(ana, bea)]
+    # A match played again (re-run) ends its games again: they are not paid twice.
+    assert settle_game(match.pk, 0, match.tournament.table, table.seats, 0) is None
+    assert [p.chips for p in fresh(ana, bea)] == balances
+    assert SettledGame.objects.filter(match=match).count() == 1
+
+
+def test_stake_balances_show_in_the_api_and_staff_set_them_in_the_admin_through_the_ledger(
+    staff,
+):
+    from django.test import Client
+    from django.urls import reverse
+
+    ana = PlayerFactory()
+    bot = BotFactory()
+    players = {p["name"]: p for p in APIClient().get("/api/players/").json()["results"]}
+    assert players[ana.name]["chips"] == STARTING_CHIPS
+    assert players[bot.label]["chips"] is None  # the bank backs bots: they hold no chips
+    browser = Client()
+    browser.force_login(staff)
+    change = reverse("admin:tournaments_player_change", args=[ana.pk])
+    form = {"name": ana.name, "kind": "human", "user": ana.user_id, "chips": 2500}
+    assert browser.post(change, form).status_code == 302
+    ana.refresh_from_db()
+    row = ChipTransfer.objects.get(player=ana)
+    assert ana.chips == 2500 and (row.amount, row.kind, row.balance_after) == (1500, "adjust", 2500)
+    assert staff.username in row.note
+    assert "1 movements" in browser.get(change).content.decode()
+
+
+# --- ranking points ---------------------------------------------------------------------------
+
+
+def test_ranking_winners_get_20_points_and_losers_5():
+    match, (ana, bea) = tournament_table(competitive=True)
+    client(ana, "10.0.0.1").post(url(match, "open"))
+    client(bea, "10.0.0.2").post(url(match, "open"))
+    robots_finish(match.pk)
+    winner, loser = fresh(*winner_and_loser(match.pk, ana, bea))
+    assert (winner.ranking_points, loser.ranking_points) == (20, 5)
+    ladder = APIClient().get("/api/players/?kind=human&ordering=-ranking_points").json()
+    assert [p["ranking_points"] for p in ladder["results"]][:2] == [20, 5]
+
+
+def test_ranking_not_counted_when_two_players_at_the_table_share_an_ip_address():
+    match, (ana, bea) = tournament_table(competitive=True, stake=10)
+    client(ana, "192.0.2.7").post(url(match, "open"))
+    client(bea, "192.0.2.7").post(url(match, "open"))
+    robots_finish(match.pk)
+    assert [p.ranking_points for p in fresh(ana, bea)] == [0, 0]
+    settled = SettledGame.objects.get(match=match)
+    assert not settled.ranked and "share an IP" in settled.not_ranked_because
+    assert settled.pot == 20  # the rule is about ranking: the stakes are still paid
+
+
+def test_ranking_records_the_ip_a_human_plays_from():
+    match, (ana, bea) = tournament_table(competitive=True)
+    ana_api = client(ana, "198.51.100.4")
+    state = ana_api.post(url(match, "open")).json()
+    client(ana, "203.0.113.9").get(url(match))
+    ips = Presence.objects.get(live_id=match.pk, player=ana).ips
+    assert ips == ["198.51.100.4", "203.0.113.9"]
+    assert state["status"] == "running"
+
+
+def test_ranking_only_competitive_games_count_bots_get_no_points():
+    match, (ana,) = tournament_table(competitive=True, bot=True)
+    client(ana).post(url(match, "open"))
+    robots_finish(match.pk)
+    assert fresh(ana)[0].ranking_points in (20, 5)
+    assert not Player.objects.filter(kind="bot", ranking_points__gt=0).exists()
+
+
+def test_ranking_points_are_on_the_ratings_page():
+    from django.test import Client
+
+    ana = PlayerFactory()
+    Player.objects.filter(pk=ana.pk).update(ranking_points=45)
+    page = Client().get("/ratings/?variant=paulista").content.decode()
+    assert "Ranking points" in page and ana.name in page and ">45<" in page
+
+
+# --- private tables and the chat --------------------------------------------------------------
+
+
+def test_private_table_only_invited_players_may_sit():
+    master, guest, stranger = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    state = own_table(master, private=True, invite=[guest.name])
+    match_id = state["match"]
+    refused = client(stranger).post(url(match_id, "sit"), {}, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "this table is private: only invited players may sit"
+    assert client(stranger).post(url(match_id, "open")).status_code == 403
+    assert (
+        client(stranger).post(url(match_id, "act"), {"action": "truco"}).json()["detail"]
+        == "this table is private: only invited players may sit"
+    )
+    sat = client(guest, "10.0.0.2").post(url(match_id, "sit"), {}, format="json")
+    assert sat.status_code == 200 and sat.json()["you"]
+    # The master invites later players by name; an unknown name is a 400.
+    later = PlayerFactory()
+    bad = client(master).post(url(match_id, "invite"), {"players": ["nobody"]}, format="json")
+    assert bad.status_code == 400 and "nobody" in bad.json()["detail"]
+    ok = client(master).post(url(match_id, "invite"), {"players": [later.name]}, format="json")
+    assert later.name in ok.json()["invited"]
+
+
+def test_private_tournament_table_strangers_get_403_when_opening_or_acting():
+    match, (ana, bea) = tournament_table(private=True)
+    client(ana).post(url(match, "open"))
+    stranger = client(PlayerFactory())
+    for response in (
+        stranger.post(url(match, "open")),
+        stranger.post(url(match, "act"), {"action": "truco"}),
+        stranger.post(url(match, "sit"), {}, format="json"),
+    ):
+        assert response.status_code == 403 and response.json()["detail"]
+
+
+def test_spectators_may_watch_and_chat_at_a_table_that_allows_them():
+    match, (ana, bea) = tournament_table(spectators=True)
+    client(ana).post(url(match, "open"))
+    watcher = PlayerFactory()
+    said = client(watcher).post(url(match, "chat"), {"text": "¡Truco!"}, format="json")
+    assert said.status_code == 201 and said.json()["player"] is False
+    client(ana).post(url(match, "chat"), {"text": "buenas"}, format="json")
+    lines = APIClient().get(url(match, "chat")).json()
+    assert [(m["author"], m["text"], m["player"]) for m in lines] == [
+        (watcher.name, "¡Truco!", False),
+        (ana.name, "buenas", True),
+    ]
+    after = APIClient().get(url(match, "chat") + f"?after={lines[0]['id']}").json()
+    assert [m["text"] for m in after] == ["buenas"]
+
+
+def test_spectators_off_only_the_players_read_and_write_the_chat():
+    match, (ana, bea) = tournament_table(spectators=False)
+    client(ana).post(url(match, "open"))
+    assert client(ana).post(url(match, "chat"), {"text": "hola"}, format="json").status_code == 201
+    stranger = client(PlayerFactory())
+    assert stranger.post(url(match, "chat"), {"text": "hi"}, format="json").status_code == 403
+    assert stranger.get(url(match, "chat")).status_code == 403
+    assert APIClient().post(url(match, "chat"), {"text": "hi"}, format="json").status_code in (
+        401,
+        403,
+    )
+    assert [m["text"] for m in client(bea).get(url(match, "chat")).json()] == ["hola"]
+
+
+def test_chat_is_plain_text_limited_in_length_and_stored_as_said():
+    match, (ana, bea) = tournament_table()
+    api = client(ana)
+    html = api.post(url(match, "chat"), {"text": "<b>hi</b>\n\x1b[31mthere"}, format="json")
+    assert html.json()["text"] == "<b>hi</b> [31mthere"  # one line; markup is shown, not run
+    too_long = api.post(url(match, "chat"), {"text": "a" * 301}, format="json")
+    assert too_long.status_code == 400 and "300 characters" in too_long.json()["detail"]
+    empty = api.post(url(match, "chat"), {"text": "  \n "}, format="json")
+    assert empty.status_code == 400
+    assert api.get(url(match, "chat") + "?after=x").status_code == 400
+    assert ChatMessage.objects.count() == 1
+
+
+# --- the table master -------------------------------------------------------------------------
+
+
+def test_table_master_is_the_first_seated_and_only_they_change_the_options():
+    master, guest = PlayerFactory(), PlayerFactory()
+    state = own_table(master)
+    match_id = state["match"]
+    assert state["settings"]["master"]["name"] == master.name
+    seat_all(match_id, [(guest, "10.0.0.2")])
+    refused = client(guest).patch(url(match_id, "table"), {"stake": 5}, format="json")
+    assert refused.status_code == 403 and master.name in refused.json()["detail"]
+    changed = client(master).patch(
+        url(match_id, "table"),
+        {"competitive": True, "stake": 20, "turn_seconds": 15},
+        format="json",
+    )
+    assert changed.status_code == 200, changed.json()
+    assert (changed.json()["stake"], changed.json()["competitive"]) == (20, True)
+    assert client(guest).post(url(match_id, "open")).status_code == 409  # the master deals
+    assert client(master).post(url(match_id, "open")).json()["status"] == "running"
+
+
+def test_table_master_changes_options_only_before_a_game_or_between_two_games():
+    master, guest = PlayerFactory(), PlayerFactory()
+    match_id = own_table(master, games=2)["match"]
+    seat_all(match_id, [(guest, "10.0.0.2")])
+    client(master).post(url(match_id, "open"))
+    during = client(master).patch(url(match_id, "table"), {"stake": 10}, format="json")
+    assert during.status_code == 409 and "between two games" in during.json()["detail"]
+    robots_finish(match_id)  # the first game ends: the table waits for its master
+    between = client(master).get(url(match_id)).json()
+    assert between["waiting"] == "next" and between["observations"] == {}
+    assert between["table"] is None  # nobody sees the next game's cards before it is dealt
+    changed = client(master).patch(url(match_id, "table"), {"turn_seconds": 90}, format="json")
+    assert changed.status_code == 200 and changed.json()["turn_seconds"] == 90
+    dealt = client(master).post(url(match_id, "open")).json()
+    assert dealt["game"]["index"] == 1 and dealt["waiting"] in ("human", "bots")
+
+
+def test_table_master_deals_only_when_everyone_seated_covers_the_stake():
+    master, guest = PlayerFactory(), PlayerFactory()
+    match_id = own_table(master, competitive=True, stake=100)["match"]
+    seat_all(match_id, [(guest, "10.0.0.2")])
+    Player.objects.filter(pk=guest.pk).update(chips=30)
+    refused = client(master).post(url(match_id, "open"))
+    assert refused.status_code == 409 and f"{guest.name} (30)" in refused.json()["detail"]
+    client(master).patch(url(match_id, "table"), {"stake": 30}, format="json")
+    assert client(master).post(url(match_id, "open")).json()["status"] == "running"
+
+
+def test_table_master_table_for_people_free_seats_are_taken_between_games_only():
+    master, partner, rival, late = (PlayerFactory() for _ in range(4))
+    state = own_table(master, players=4)
+    match_id = state["match"]
+    assert state["status"] == "pending" and state["free_seats"] == 3
+    sat = client(partner, "10.0.0.2").post(url(match_id, "sit"), {"side": "a"}, format="json")
+    mine = [s for s in sat.json()["seats"] if s["player"] in (master.pk, partner.pk)]
+    assert len({s["team"] for s in mine}) == 1  # partners, sitting opposite
+    seat_all(match_id, [(rival, "10.0.0.3")])
+    again = client(rival, "10.0.0.3").post(url(match_id, "sit"), {}, format="json")
+    assert again.status_code == 409
+    dealt = client(master).post(url(match_id, "open")).json()
+    assert dealt["free_seats"] == 1  # a robot plays the seat nobody took
+    during = client(late).post(url(match_id, "sit"), {}, format="json")
+    assert during.status_code == 409 and "sit down when it ends" in during.json()["detail"]
+
+
+def test_table_master_does_not_exist_at_a_tournament_table():
+    match, (ana, bea) = tournament_table()
+    refused = client(ana).patch(url(match, "table"), {"stake": 10}, format="json")
+    assert refused.status_code == 403 and "staff" in refused.json()["detail"]
+    assert client(ana).get(url(match, "table")).json()["master"] is None
+
+
+# --- the amicable end -------------------------------------------------------------------------
+
+
+def staked_table_of_two(stake=100) -> tuple[int, Player, Player]:
+    master, guest = PlayerFactory(), PlayerFactory()
+    match_id = own_table(master, competitive=True, stake=stake)["match"]
+    seat_all(match_id, [(guest, "10.0.0.2")])
+    client(master).post(url(match_id, "open"))
+    client(guest, "10.0.0.2").get(url(match_id))
+    return match_id, master, guest
+
+
+def test_amicable_end_needs_every_human_and_cancels_the_game_without_points_or_chips():
+    match_id, ana, bea = staked_table_of_two()
+    first = client(ana).post(url(match_id, "end-vote"), {}, format="json").json()
+    assert first == {"agreed": [ana.pk], "voters": sorted([ana.pk, bea.pk]), "ended": False}
+    assert Match.objects.get(pk=match_id).status == Match.Status.RUNNING
+    last = client(bea, "10.0.0.2").post(url(match_id, "end-vote"), {}, format="json").json()
+    assert last["ended"] is True
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Match.Status.CANCELLED and match.tournament.status == "cancelled"
+    assert [p.chips for p in fresh(ana, bea)] == [STARTING_CHIPS, STARTING_CHIPS]
+    assert [p.ranking_points for p in fresh(ana, bea)] == [0, 0]
+    assert not Rating.objects.exists() and not ChipTransfer.objects.exists()
+    assert client(ana).post(url(match_id, "act"), {"action": "truco"}).status_code == 409
+
+
+def test_amicable_end_robots_do_not_vote_and_a_player_who_abandoned_loses_the_stake():
+    match_id, ana, bea = staked_table_of_two(stake=100)
+    # Bea left: a robot plays her seat past the grace. Robots (and she) do not vote.
+    Presence.objects.filter(live_id=match_id, player=bea).update(
+        last_seen=timezone.now() - timedelta(hours=1)
+    )
+    vote = client(ana).post(url(match_id, "end-vote"), {}, format="json").json()
+    assert vote["voters"] == [ana.pk] and vote["ended"] is True
+    ana, bea = fresh(ana, bea)
+    assert ana.chips == STARTING_CHIPS  # the stake stays with whoever stayed
+    assert bea.chips == STARTING_CHIPS - 100 and chips.bank_balance() == 100
+    assert ChipTransfer.objects.get(player=bea).kind == "forfeit"
+
+
+def test_amicable_end_vote_can_be_withdrawn_and_lasts_until_the_game_ends():
+    master, guest = PlayerFactory(), PlayerFactory()
+    match_id = own_table(master, games=2)["match"]
+    seat_all(match_id, [(guest, "10.0.0.2")])
+    client(master).post(url(match_id, "open"))
+    client(guest, "10.0.0.2").get(url(match_id))
+    client(master).post(url(match_id, "end-vote"), {}, format="json")
+    withdrawn = client(master).post(url(match_id, "end-vote"), {"agree": False}, format="json")
+    assert withdrawn.json()["agreed"] == []
+    client(master).post(url(match_id, "end-vote"), {}, format="json")
+    robots_finish(match_id)  # the game ends: so does the vote
+    assert LiveMatch.objects.get(pk=match_id).end_votes == []
+    assert client(master).get(url(match_id)).json()["end_vote"]["agreed"] == []
+
+
+def test_amicable_end_is_not_offered_at_a_tournament_match():
+    match, (ana, bea) = tournament_table()
+    client(ana).post(url(match, "open"))
+    refused = client(ana).post(url(match, "end-vote"), {}, format="json")
+    assert refused.status_code == 409 and "tournament" in refused.json()["detail"]
+
+
+# --- daily deals ------------------------------------------------------------------------------
+
+
+def first_hands(match_id: int) -> list:
+    return [list(hand) for hand in load(Match.objects.get(pk=match_id)).game.state.hands]
+
+
+def daily_table(player: Player, **body) -> int:
+    response = client(player).post(
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": "random", "daily": True, **body},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()["match"]
+
+
+def test_daily_deals_are_the_same_for_everyone_on_the_same_utc_day(monkeypatch):
+    monkeypatch.setattr("play.quick.utc_today", lambda: date(2025, 3, 14))
+    ana_table = daily_table(PlayerFactory())
+    # The same rules spelled differently (an option at its default) are the same daily deals.
+    bea_table = daily_table(PlayerFactory(), options={"target": 12})
+    assert Match.objects.get(pk=ana_table).seed == Match.objects.get(pk=bea_table).seed
+    assert first_hands(ana_table) == first_hands(bea_table)
+    monkeypatch.setattr("play.quick.utc_today", lambda: date(2025, 3, 15))
+    tomorrow = daily_table(PlayerFactory())
+    assert Match.objects.get(pk=tomorrow).seed != Match.objects.get(pk=ana_table).seed
+    four = daily_table(PlayerFactory(), players=4)
+    assert Match.objects.get(pk=four).seed != Match.objects.get(pk=tomorrow).seed
+
+
+def test_daily_off_a_new_game_gets_fresh_deals(user_api):
+    seeds = set()
+    for _ in range(3):
+        state = user_api.post(
+            "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"
+        ).json()
+        seeds.add(Match.objects.get(pk=state["match"]).seed)
+    assert len(seeds) == 3
+
+
+def test_daily_table_is_practice_it_cannot_be_competitive():
+    player = PlayerFactory()
+    refused = client(player).post(
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": "random", "daily": True, "competitive": True},
+        format="json",
+    )
+    assert refused.status_code == 400 and "daily" in refused.json()
+    match_id = daily_table(player, bot="")
+    changed = client(player).patch(url(match_id, "table"), {"competitive": True}, format="json")
+    assert changed.status_code == 400 and "daily" in changed.json()["detail"]
