@@ -47,6 +47,11 @@ MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the m
 AFTER = OpenApiParameter("after", int, description="only the messages after this message id")
 
 
+def failures(*codes: int) -> dict:
+    """The error answers of an endpoint for the schema: each is `{"detail": message}`."""
+    return {code: DetailSerializer for code in codes}
+
+
 class ChatThrottle(UserRateThrottle):
     """A flood guard on chat posts, per user."""
 
@@ -130,7 +135,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         request=None,
         parameters=[MATCH_ID],
-        responses={200: TableStateSerializer, 400: DetailSerializer, 403: DetailSerializer},
+        responses={200: TableStateSerializer, **failures(400, 403)},
         summary="Sit down: start your pending match (bots play up to your first decision)",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -142,12 +147,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         request=ActSerializer,
         parameters=[MATCH_ID],
-        responses={
-            200: TableStateSerializer,
-            400: DetailSerializer,
-            403: DetailSerializer,
-            409: DetailSerializer,
-        },
+        responses={200: TableStateSerializer, **failures(400, 403, 409)},
         summary="Play one of your seat's legal actions",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -172,12 +172,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         request=SitSerializer,
         parameters=[MATCH_ID],
-        responses={
-            200: TableStateSerializer,
-            400: DetailSerializer,
-            403: DetailSerializer,
-            409: DetailSerializer,
-        },
+        responses={200: TableStateSerializer, **failures(400, 403, 409)},
         summary="Take a free seat of a player's table (private tables: invited players only)",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -191,19 +186,14 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         methods=["GET"],
         parameters=[MATCH_ID],
-        responses={200: TableOptionsSerializer, 403: DetailSerializer},
+        responses={200: TableOptionsSerializer, **failures(403)},
         summary="The table's options (RULES.md section 5) and its master",
     )
     @extend_schema(
         methods=["PATCH"],
         request=TableOptionsInputSerializer,
         parameters=[MATCH_ID],
-        responses={
-            200: TableOptionsSerializer,
-            400: DetailSerializer,
-            403: DetailSerializer,
-            409: DetailSerializer,
-        },
+        responses={200: TableOptionsSerializer, **failures(400, 403, 409)},
         summary="The table master changes the options, before a game or between two games",
     )
     @action(detail=True, methods=["get", "patch"], url_path="table")
@@ -221,7 +211,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         request=InviteSerializer,
         parameters=[MATCH_ID],
-        responses={200: TableOptionsSerializer, 400: DetailSerializer, 403: DetailSerializer},
+        responses={200: TableOptionsSerializer, **failures(400, 403)},
         summary="The table master invites players by name (they may sit at a private table)",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -234,12 +224,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         request=EndVoteInputSerializer,
         parameters=[MATCH_ID],
-        responses={
-            200: EndVoteSerializer,
-            400: DetailSerializer,
-            403: DetailSerializer,
-            409: DetailSerializer,
-        },
+        responses={200: EndVoteSerializer, **failures(400, 403, 409)},
         summary="Agree (or not) to end the game amicably: cancelled once every human agrees",
     )
     @action(
@@ -256,14 +241,14 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     @extend_schema(
         methods=["GET"],
         parameters=[MATCH_ID, AFTER],
-        responses={200: ChatMessageSerializer(many=True), 403: DetailSerializer},
+        responses={200: ChatMessageSerializer(many=True), **failures(403)},
         summary="The table's chat, oldest first (the latest 100 messages)",
     )
     @extend_schema(
         methods=["POST"],
         request=ChatPostSerializer,
         parameters=[MATCH_ID],
-        responses={201: ChatMessageSerializer, 400: DetailSerializer, 403: DetailSerializer},
+        responses={201: ChatMessageSerializer, **failures(400, 403)},
         summary="Say something at the table (its players; spectators if the table has them)",
     )
     @action(detail=True, methods=["get", "post"])
@@ -336,7 +321,7 @@ class QuickMatchView(ApiMixin, APIView):
 
     @extend_schema(
         request=QuickMatchSerializer,
-        responses={201: TableStateSerializer, 400: DetailSerializer},
+        responses={201: TableStateSerializer, **failures(400)},
         summary="Open your own table: against a bot (dealt at once) or people (you deal)",
     )
     def post(self, request):
