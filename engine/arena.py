@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from .errors import TrucoError
 from .match import MatchGame, MatchSpec, iter_match
-from .plugins import registry
 from .progress import progress_bar
 from .runner import BotSpec
 from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
@@ -141,11 +140,9 @@ class Tally:
 
 
 def run_arena(args) -> int:
-    reg = registry()
-    variant = reg.variant(args.variant)
-    options = dict(args.option)
-    variant.rules(options, args.preset)  # reject bad options before the first game
-    variant.check_players(args.players)
+    from .cli import checked_game
+
+    reg, variant, options = checked_game(args)
     side_a, side_b = (parse_bot(text) for text in args.bots)
     for side in (side_a, side_b):
         check_bot(reg, variant, side, options, args)

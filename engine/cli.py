@@ -36,6 +36,19 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
 
 
+def checked_game(args):
+    """(registry, variant, options) of the game arguments, refused before any game is played
+    when the variant, an option or the player count is wrong."""
+    from .plugins import registry
+
+    reg = registry()
+    variant = reg.variant(args.variant)
+    options = dict(args.option)
+    variant.rules(options, args.preset)
+    variant.check_players(args.players)
+    return reg, variant, options
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
