@@ -50,13 +50,13 @@ class Observation(NamedTuple):
             k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()
         }
         out["partner_cards"] = {str(k): list(v) for k, v in self.partner_cards.items()}
-        out["extra"] = _plain(dict(self.extra))
-        out["previous_hand"] = _plain(dict(self.previous_hand))
+        out["extra"] = plain(dict(self.extra))
+        out["previous_hand"] = plain(dict(self.previous_hand))
         for key in ("score", "legal", "hand", "covered", "results"):
             out[key] = list(out[key])
-        out["tricks"] = _plain(self.tricks)
-        out["trick"] = _plain(self.trick)
-        out["history"] = _plain(self.history)
+        out["tricks"] = plain(self.tricks)
+        out["trick"] = plain(self.trick)
+        out["history"] = plain(self.history)
         return out
 
     @classmethod
@@ -77,11 +77,12 @@ class Observation(NamedTuple):
         return cls(**values)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """JSON-ready: tuples become lists, mapping keys strings."""
     if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     return value
 
 

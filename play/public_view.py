@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.observation import Observation
+from engine.observation import Observation, plain
 from engine.records import replay
 from engine.state import GameState
 
@@ -29,7 +29,7 @@ def public_view(state: GameState, *, reveal: bool = False) -> dict[str, Any]:
             continue
         value = getattr(first, name)
         if all(getattr(o, name) == value for o in observations[1:]):
-            view[name] = _plain(value)
+            view[name] = plain(value)
     view["extra"] = _common_extra([o.extra for o in observations])
     view["deck"] = state.rules.deck_name  # how to draw the cards: French or Spanish suits
     # How many cards each seat still holds is on the table for everyone to count.
@@ -40,19 +40,10 @@ def public_view(state: GameState, *, reveal: bool = False) -> dict[str, Any]:
     return view
 
 
-def _plain(value: Any) -> Any:
-    """JSON-ready: tuples become lists, mapping keys strings."""
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
-
-
 def _common_extra(extras: list[Mapping[str, Any]]) -> dict[str, Any]:
     first = extras[0]
     return {
-        str(key): _plain(value)
+        str(key): plain(value)
         for key, value in first.items()
         if all(key in other and other[key] == value for other in extras[1:])
     }
