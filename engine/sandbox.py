@@ -10,7 +10,9 @@ Before it loads any plugin, the child limits itself: address space (RLIMIT_AS), 
 output), no core dumps, and, when the runner is root and Python is installed where others may
 read it, it drops to an unprivileged user. It
 runs in its own session, with an environment stripped of the runner's (no database URL, no
-secrets), in the temporary directory.
+secrets), in the temporary directory, and where the system allows it (the runner is root and
+util-linux's `unshare` works) in a network namespace of its own: no network at all, not even
+the runner's database or broker on loopback.
 
 Every decision has a hard deadline: a child that has not answered by then is killed (with its
 whole process group) and `DecisionTimeout` is raised; a fresh child (a new bot, which remembers
@@ -23,10 +25,12 @@ Run as `python -m engine.sandbox REQUEST_FD REPLY_FD` it is the child side.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -45,6 +49,20 @@ STARTUP_SECONDS = 30.0  # to start Python, load the plugins and build the bot
 MAX_LINE = 1 << 20  # a reply longer than this is malformed
 UNPRIVILEGED = 65534  # "nobody": the user a child started by root runs as
 ENGINE_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+@functools.cache
+def network_jail() -> tuple[str, ...]:
+    """The command prefix that starts the child without any network, or () where the system
+    does not allow it (not root, no `unshare`, namespaces disabled): probed once."""
+    tool = shutil.which("unshare")
+    if tool is None or os.geteuid() != 0:
+        return ()
+    try:
+        probe = subprocess.run([tool, "--net", "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return (tool, "--net", "--") if probe.returncode == 0 else ()
 
 
 @dataclass(frozen=True)
@@ -121,7 +139,15 @@ class ProcessBot:
             env["TRUCO_BLOCKED_PLUGINS"] = blocked
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-B", "-m", "engine.sandbox", str(request_read), str(reply_write)],
+                [
+                    *network_jail(),
+                    sys.executable,
+                    "-B",
+                    "-m",
+                    "engine.sandbox",
+                    str(request_read),
+                    str(reply_write),
+                ],
                 stdin=subprocess.DEVNULL,
                 stdout=self._log,
                 stderr=self._log,

@@ -70,12 +70,27 @@ class Snoops(Bot):
         return self.rng.choice(observation.legal)
 
 
+class Phones(Bot):
+    """Plays like `random` but breaks if it can reach the port named in its parameters (the
+    runner's database, say) over the network."""
+
+    def act(self, observation):
+        import socket
+
+        try:
+            socket.create_connection(("127.0.0.1", self.params["port"]), timeout=2).close()
+        except OSError:
+            return self.rng.choice(observation.legal)
+        raise RuntimeError("the child reached the network")
+
+
 class BadStart(Bot):
     def __init__(self, **kwargs):
         raise RuntimeError("cannot start")
 
 
 BOTS = {
+    "faulty-phones": Phones,
     "faulty-raises": Raises,
     "faulty-illegal": Illegal,
     "faulty-malformed": Malformed,

@@ -112,6 +112,23 @@ def test_a_child_process_does_not_see_the_runners_environment(monkeypatch):
     assert result.termination == NORMAL
 
 
+def test_a_child_process_has_no_network_where_the_system_allows_it():
+    import socket
+
+    from engine.sandbox import network_jail
+
+    if not network_jail():
+        pytest.skip("no network namespaces here (needs root and util-linux's unshare)")
+    with socket.create_server(("127.0.0.1", 0)) as server:  # stands for the database
+        port = server.getsockname()[1]
+        bots = [BotSpec("faulty-phones", {"port": port}, IN), "random"]
+        inside = play_game("paulista", bots, seed=5)
+        assert inside.termination == CRASH and "reached the network" in inside.detail
+        bots[0] = BotSpec("faulty-phones", {"port": port}, OUT)
+        outside = play_game("paulista", bots, seed=5)
+    assert outside.termination == NORMAL
+
+
 def test_a_child_process_bot_plays_exactly_as_in_process():
     """Same seed, same bot: the game is the same wherever the bot runs."""
     inside = play_game("paulista", ["heuristic", "random"], seed=11)
