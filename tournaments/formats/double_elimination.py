@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .base import Format, OptionSpec, is_bool
+from .base import OptionSpec, is_bool
 from .bracket import (
     EMPTY,
     BracketMatch,
@@ -29,39 +29,27 @@ from .bracket import (
     bracket_size,
     group_places,
     loser_of,
-    ready_pairings,
-    resolve,
     winner_of,
     winners_bracket,
 )
 from .core import (
     Entrant,
     MatchResult,
-    Pairing,
     Ranking,
     check_entrant_count,
-    check_entrants,
-    results_by_key,
 )
+from .elimination import EliminationFormat
 
 GRAND_FINAL_KEY = "GF"
 RESET_KEY = "GF2"
 
 
-class DoubleElimination(Format):
+class DoubleElimination(EliminationFormat):
     name = "double-elimination"
     default_metrics = ("placement", "game_diff", "point_diff")
     option_specs = {
         "grand_final_reset": OptionSpec(True, is_bool, "true or false"),
     }
-
-    def next_round(
-        self,
-        entrants: Sequence[Entrant],
-        results: Iterable[MatchResult],
-        options: Mapping[str, Any] | None = None,
-    ) -> list[Pairing] | None:
-        return ready_pairings(self._states(entrants, results, options))
 
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         """Counts the reset round when the option is on, though it is played only if needed."""
@@ -90,16 +78,8 @@ class DoubleElimination(Format):
                 knocked_out_in[state.loser] = state.match.round
         return group_places(entrants, knocked_out_in)
 
-    def _states(
-        self,
-        entrants: Sequence[Entrant],
-        results: Iterable[MatchResult],
-        options: Mapping[str, Any] | None,
-    ) -> dict[str, MatchState]:
-        resolved = self.resolve_options(options)
-        entrants = check_entrants(entrants)
-        matches = bracket_matches(len(entrants), reset=resolved["grand_final_reset"])
-        return resolve(matches, entrants, results_by_key(results))
+    def bracket(self, n_entrants: int, resolved: Mapping[str, Any]) -> list[BracketMatch]:
+        return bracket_matches(n_entrants, reset=resolved["grand_final_reset"])
 
 
 def _loser_is_out(state: MatchState, states: dict[str, MatchState]) -> bool:

@@ -8,46 +8,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .base import Format, OptionSpec, is_bool
+from .base import OptionSpec, is_bool
 from .bracket import (
     EMPTY,
     BracketMatch,
-    MatchState,
     Status,
     bracket_size,
     group_places,
     loser_of,
-    ready_pairings,
-    resolve,
     winners_bracket,
 )
 from .core import (
     Entrant,
     MatchResult,
-    Pairing,
     Ranking,
     check_entrant_count,
-    check_entrants,
-    results_by_key,
 )
+from .elimination import EliminationFormat
 
 THIRD_PLACE_KEY = "3P"
 
 
-class SingleElimination(Format):
+class SingleElimination(EliminationFormat):
     name = "single-elimination"
     default_metrics = ("placement", "game_diff", "point_diff")
     option_specs = {
         "third_place": OptionSpec(False, is_bool, "true or false"),
     }
-
-    def next_round(
-        self,
-        entrants: Sequence[Entrant],
-        results: Iterable[MatchResult],
-        options: Mapping[str, Any] | None = None,
-    ) -> list[Pairing] | None:
-        return ready_pairings(self._states(entrants, results, options))
 
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         self.resolve_options(options)
@@ -77,16 +64,8 @@ class SingleElimination(Format):
             standing[third_place.winner] = (final_round - 1, 1)
         return group_places(entrants, standing)
 
-    def _states(
-        self,
-        entrants: Sequence[Entrant],
-        results: Iterable[MatchResult],
-        options: Mapping[str, Any] | None,
-    ) -> dict[str, MatchState]:
-        resolved = self.resolve_options(options)
-        entrants = check_entrants(entrants)
-        matches = bracket_matches(len(entrants), third_place=resolved["third_place"])
-        return resolve(matches, entrants, results_by_key(results))
+    def bracket(self, n_entrants: int, resolved: Mapping[str, Any]) -> list[BracketMatch]:
+        return bracket_matches(n_entrants, third_place=resolved["third_place"])
 
 
 def bracket_matches(n_entrants: int, *, third_place: bool) -> list[BracketMatch]:
