@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
 from .api.bracket import bracket_payload
-from .api.standings import standings_payload
+from .api.standings import standings_payload, standings_table
 from .models import Game, Match, Tournament
 
 
@@ -30,11 +30,7 @@ class TournamentStandingsView(TemplateView):
             tournament=tournament,
             title=f"{tournament.name}: standings and bracket",
             standings=standings,
-            metrics=standings["metrics"],
-            rows=[
-                {**row, "cells": [row["values"].get(m) for m in standings["metrics"]]}
-                for row in standings["rows"]
-            ],
+            **standings_table(standings),
             bracket=bracket_payload(tournament),
         )
         return context

@@ -86,3 +86,15 @@ def standings_payload(tournament: Tournament) -> dict[str, Any]:
         payload = compute(tournament, played)
         cache.set(key, payload, CACHE_SECONDS)
     return payload
+
+
+def standings_table(standings: dict[str, Any]) -> dict[str, Any]:
+    """The context of the standings table template (tournaments/_standings_table.html)."""
+    metrics = standings["metrics"]
+    return {
+        "metrics": metrics,
+        "metric_labels": standings.get("metric_labels", metrics),
+        "rows": [
+            {**row, "cells": [row["values"].get(m) for m in metrics]} for row in standings["rows"]
+        ],
+    }

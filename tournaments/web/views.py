@@ -15,7 +15,7 @@ from django.urls import reverse
 from engine.plugins import registry
 
 from ..api.bracket import bracket_payload
-from ..api.standings import progress, standings_payload, total_matches
+from ..api.standings import progress, standings_payload, standings_table, total_matches
 from ..api.views import count_of
 from ..models import Entrant, Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
@@ -51,7 +51,6 @@ def tournament_list(request):
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("table_settings"), pk=pk)
     standings = standings_payload(tournament)
-    metrics = standings["metrics"]
     shown_round = round_to_show(request, tournament)
     bracket = bracket_payload(tournament, shown_round)
     return render(
@@ -61,12 +60,7 @@ def tournament_detail(request, pk: int):
             "tournament": tournament,
             "variant": registry().variants.get(tournament.variant),
             "standings": standings,
-            "metrics": metrics,
-            "metric_labels": standings.get("metric_labels", metrics),
-            "rows": [
-                {**row, "cells": [row["values"].get(m) for m in metrics]}
-                for row in standings["rows"]
-            ],
+            **standings_table(standings),
             "bracket": bracket,
             "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
