@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Count, OuterRef
+from django.db.models import Count
 from django.urls import path, reverse
 from django.utils.html import format_html
 
@@ -15,7 +15,6 @@ from engine.plugins import registry
 
 from . import admin_views, chips, lifecycle
 from .api.standings import progress, total_matches
-from .api.views import count_of
 from .formats import FORMATS
 from .models import (
     Bot,
@@ -280,19 +279,7 @@ class TournamentAdmin(admin.ModelAdmin):
     autocomplete_fields = ["created_by"]
 
     def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                entrant_count=count_of(Entrant, tournament=OuterRef("pk")),
-                matches_done=count_of(
-                    Match,
-                    tournament=OuterRef("pk"),
-                    status=Match.Status.DONE,
-                    entrant_b__isnull=False,
-                ),
-            )
-        )
+        return super().get_queryset(request).with_progress()
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))

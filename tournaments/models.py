@@ -11,7 +11,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from .seeds import new_tournament_seed
 
@@ -98,6 +99,34 @@ class Bot(models.Model):
         super().save(*args, **kwargs)
 
 
+def count_per_tournament(model, **where):
+    """A correlated count per tournament, so that several counts do not multiply each other's
+    rows."""
+    return Coalesce(
+        Subquery(
+            model.objects.filter(tournament=OuterRef("pk"), **where)
+            .order_by()
+            .values("tournament")
+            .annotate(n=Count("id"))
+            .values("n")[:1],
+            output_field=IntegerField(),
+        ),
+        0,
+    )
+
+
+class TournamentQuerySet(models.QuerySet):
+    def with_progress(self):
+        """Annotated with `entrant_count` and `matches_done` (byes excluded): the progress
+        figure of the admin list and the API, in the list's own query."""
+        return self.annotate(
+            entrant_count=count_per_tournament(Entrant),
+            matches_done=count_per_tournament(
+                Match, status=Match.Status.DONE, entrant_b__isnull=False
+            ),
+        )
+
+
 class Tournament(models.Model):
     # How the tournament is played: free to change while a draft, frozen once matches are
     # paired under them (the admin, the API and validation share this list).
@@ -126,6 +155,8 @@ class Tournament(models.Model):
         RATING = "rating", "by rating (best first)"
         ORDER = "order", "in registration order (or the seeds given)"
         RANDOM = "random", "random, drawn from the tournament seed"
+
+    objects = TournamentQuerySet.as_manager()
 
     name = models.CharField(max_length=200)
     variant = models.CharField(max_length=50, help_text="a registered variant name")

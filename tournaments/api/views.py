@@ -3,8 +3,7 @@ owners. Every list is paginated and filterable, and built in a fixed number of q
 
 from __future__ import annotations
 
-from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Prefetch
 from django.http import Http404
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -139,21 +138,6 @@ class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 # --- tournaments --------------------------------------------------------------------------
 
 
-def count_of(model, **where):
-    """A correlated count, so that several counts do not multiply each other's rows."""
-    return Coalesce(
-        Subquery(
-            model.objects.filter(**where)
-            .order_by()
-            .values("tournament")
-            .annotate(n=Count("id"))
-            .values("n")[:1],
-            output_field=IntegerField(),
-        ),
-        0,
-    )
-
-
 @extend_schema_view(
     list=extend_schema(summary="Tournaments, newest first"),
     retrieve=extend_schema(summary="A tournament with its entrants"),
@@ -183,15 +167,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     def get_queryset(self):
         queryset = (
             Tournament.objects.select_related("table_settings")
-            .annotate(
-                entrant_count=count_of(Entrant, tournament=OuterRef("pk")),
-                matches_done=count_of(
-                    Match,
-                    tournament=OuterRef("pk"),
-                    status=Match.Status.DONE,
-                    entrant_b__isnull=False,
-                ),
-            )
+            .with_progress()
             .order_by("-created_at", "-id")
         )
         if self.action in ("retrieve", "update", "partial_update", "create"):

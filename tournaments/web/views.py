@@ -7,7 +7,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.paginator import Paginator
-from django.db.models import OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,8 +15,7 @@ from engine.plugins import registry
 
 from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, standings_table, total_matches
-from ..api.views import count_of
-from ..models import Entrant, Game, Match, Player, Rating, Tournament
+from ..models import Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
 
 PAGE_SIZE = 25
@@ -25,12 +23,7 @@ PAGE_SIZE = 25
 
 def tournament_list(request):
     status = request.GET.get("status", "")
-    queryset = Tournament.objects.annotate(
-        entrant_count=count_of(Entrant, tournament=OuterRef("pk")),
-        matches_done=count_of(
-            Match, tournament=OuterRef("pk"), status=Match.Status.DONE, entrant_b__isnull=False
-        ),
-    ).order_by("-created_at", "-id")
+    queryset = Tournament.objects.with_progress().order_by("-created_at", "-id")
     if status in Tournament.Status.values:
         queryset = queryset.filter(status=status)
     page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
