@@ -66,6 +66,19 @@ def open_match(match, player):
     return client, response.json()
 
 
+def play_to_end(client, match_id: int, state: dict) -> dict:
+    """The human plays its first legal action at each of its turns until the match is done."""
+    for _ in range(500):
+        if state["status"] == "done":
+            break
+        seat = str(state["to_act"])
+        state = client.post(
+            f"/api/play/matches/{match_id}/act/",
+            {"action": state["observations"][seat]["legal"][0]},
+        ).json()
+    return state
+
+
 def test_a_human_match_waits_for_its_human_and_bots_play_up_to_their_decision():
     match, (human,) = human_vs_bot()
     assert match.status == Match.Status.PENDING  # workers leave it alone
@@ -125,14 +138,7 @@ def test_nobody_acts_for_a_seat_that_is_not_theirs(api):
 def test_a_human_plays_the_match_to_its_end_and_it_is_recorded():
     match, (human,) = human_vs_bot(games=2)
     client, state = open_match(match, human)
-    for _ in range(500):
-        if state["status"] == "done":
-            break
-        seat = str(state["to_act"])
-        state = client.post(
-            f"/api/play/matches/{match.pk}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
-        ).json()
+    state = play_to_end(client, match.pk, state)
     match.refresh_from_db()
     assert match.status == Match.Status.DONE and match.winner_id is not None
     assert Game.objects.filter(match=match).count() == match.games_played >= 2
@@ -322,14 +328,7 @@ def test_competitive_off_is_practice_and_changes_no_rating(user_api, user):
         format="json",
     ).json()
     match = state["match"]
-    for _ in range(500):
-        if state["status"] == "done":
-            break
-        seat = str(state["to_act"])
-        state = user_api.post(
-            f"/api/play/matches/{match}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
-        ).json()
+    state = play_to_end(user_api, match, state)
     assert state["status"] == "done"
     assert not Rating.objects.exists()
 
@@ -339,14 +338,7 @@ def test_competitive_on_rates_the_human_and_the_bot():
 
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
-    for _ in range(500):
-        if state["status"] == "done":
-            break
-        seat = str(state["to_act"])
-        state = client.post(
-            f"/api/play/matches/{match.pk}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
-        ).json()
+    state = play_to_end(client, match.pk, state)
     rated = set(Rating.objects.values_list("player_id", flat=True))
     assert human.pk in rated and len(rated) == 2
 
