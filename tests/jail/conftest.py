@@ -156,10 +156,24 @@ def as_ordinary_user(argv: list[str]) -> list[str]:
     ]
 
 
+def readable_by_others(path: str) -> bool:
+    """Whether any user may reach and read `path` (every folder on the way traversable)."""
+    import stat
+
+    target = Path(path).resolve()
+    for folder in target.parents:
+        if not folder.stat().st_mode & stat.S_IXOTH:
+            return False
+    return bool(target.stat().st_mode & stat.S_IROTH)
+
+
 @pytest.fixture
 def ordinary_user():
     if os.geteuid() != 0:
         pytest.skip("runs as root to start a runner under another uid")
     if not os.access(SYSTEM_PYTHON, os.X_OK):
         pytest.skip(f"{SYSTEM_PYTHON} is not installed")
+    for path in (PROJECT, sysconfig.get_paths()["purelib"]):
+        if not readable_by_others(path):
+            pytest.skip(f"{path} is not readable by an ordinary user")
     return ORDINARY_UID
