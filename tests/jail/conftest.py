@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -93,9 +94,19 @@ def secrets():
     shutil.rmtree(SECRET_DIR, ignore_errors=True)
 
 
-def hostile_processes() -> list[int]:
+def hostile_processes(grace: float = 5.0) -> list[str]:
     """Processes on the host started from the hostile plugin (a bot's shim, or anything it
-    forked) that are still alive."""
+    forked) still alive after `grace` seconds (processes killed with their jail may take a
+    moment to be gone on a busy machine): "pid state uid cmdline" each."""
+    deadline = time.monotonic() + grace
+    while True:
+        found = _hostile_processes()
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+def _hostile_processes() -> list[str]:
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -108,7 +119,8 @@ def hostile_processes() -> list[int]:
         except OSError:
             continue
         if b"hostile_plugin" in cmdline and state != "Z":
-            found.append(int(entry))
+            uid = os.stat(f"/proc/{entry}").st_uid
+            found.append(f"{entry} {state} {uid} {cmdline[-80:]!r}")
     return found
 
 
