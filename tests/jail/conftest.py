@@ -118,7 +118,9 @@ def _hostile_processes() -> list[str]:
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if b"hostile_plugin" in cmdline and state != "Z":
+        # Of this checkout only (its path is on the shim's command line): other checkouts on
+        # the machine may be running these tests too.
+        if b"hostile_plugin" in cmdline and PROJECT.encode() in cmdline and state != "Z":
             uid = os.stat(f"/proc/{entry}").st_uid
             found.append(f"{entry} {state} {uid} {cmdline[-80:]!r}")
     return found
