@@ -1,0 +1,76 @@
+"""A bundle ready to run: checked, unpacked into a folder, and turned into the jail's Program.
+
+For the CLI, a bundle is a folder or a .zip given where a bot name goes
+(`python -m engine arena --bots ./mybot random`); a zip is unpacked into a temporary folder that
+lives as long as the process. The server unpacks uploaded zips itself (tournaments/bundles)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .archive import Contents, inspect_folder, unpack_zip
+from .errors import BundleError
+from .limits import DEFAULT_LIMITS, BundleLimits
+from .manifest import Manifest
+
+# What runs a `python_class` bundle: the jail's protocol shim, which loads the class from the
+# bundle's folder (its working directory) and speaks the protocol for it.
+SHIM_MODULE = "engine.shim"
+
+
+@dataclass(frozen=True)
+class LoadedBundle:
+    root: Path  # the folder the bot's files are in (mounted read-only in the jail)
+    contents: Contents
+
+    @property
+    def manifest(self) -> Manifest:
+        return self.contents.manifest
+
+    @property
+    def label(self) -> str:
+        return self.manifest.name
+
+
+def looks_like_bundle(text: str) -> bool:
+    """A bot argument names a bundle (a path) rather than a registered bot: it has a slash, ends
+    in .zip, or is an existing folder."""
+    return "/" in text or text.endswith(".zip") or os.path.isdir(text)
+
+
+def load_bundle(path: str | Path, limits: BundleLimits = DEFAULT_LIMITS) -> LoadedBundle:
+    """A folder or zip bundle on disk, checked (and unpacked, for a zip)."""
+    path = Path(path)
+    if path.is_dir():
+        return LoadedBundle(path.resolve(), inspect_folder(path, limits))
+    if not path.exists():
+        raise BundleError(f"no bundle at {str(path)!r}: give a bundle folder or .zip file")
+    scratch = Path(tempfile.mkdtemp(prefix="truco-bundle-"))
+    atexit.register(shutil.rmtree, scratch, True)
+    try:
+        with open(path, "rb") as source:
+            contents = unpack_zip(source, scratch / "files", limits)
+    except OSError as exc:
+        raise BundleError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    return LoadedBundle(scratch / "files", contents)
+
+
+def program_command(manifest: Manifest) -> tuple[str, ...]:
+    """The command the jail starts for this bundle (in its folder)."""
+    if manifest.python_class:
+        return ("python3", "-m", SHIM_MODULE, manifest.python_class)
+    return manifest.command
+
+
+def bundle_spec(bundle: LoadedBundle, name: str | None = None):
+    """The BotSpec that runs this bundle: always in the jail."""
+    from ..jail import Program
+    from ..runner import BotSpec
+
+    program = Program(program_command(bundle.manifest), str(bundle.root))
+    return BotSpec(name or bundle.label, {}, isolation="jail", program=program)
