@@ -14,6 +14,9 @@
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in a sandboxed child process.
+- Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
+  (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
+  match per game setting, default 2) and `TRUCO_VALIDATION_DECISION_SECONDS` (default 2).
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
@@ -148,6 +151,12 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
+    # and give this entry its backend "storages.backends.s3.S3Storage" with its OPTIONS.
+    "bundles": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "bundles")},
+    },
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
@@ -230,4 +239,15 @@ TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
+)
+
+# --- bot bundles (docs/bots.md) -------------------------------------------------------------
+TRUCO_BUNDLE_MAX_MB = env_int("TRUCO_BUNDLE_MAX_MB", 5)
+TRUCO_BUNDLE_MAX_FILES = env_int("TRUCO_BUNDLE_MAX_FILES", 200)
+TRUCO_BUNDLE_MAX_UNPACKED_MB = env_int("TRUCO_BUNDLE_MAX_UNPACKED_MB", 20)
+# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete).
+TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DIR / "bundle-cache")
+TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
+TRUCO_VALIDATION_DECISION_SECONDS = float(
+    os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
 )

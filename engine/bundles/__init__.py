@@ -9,12 +9,13 @@ the jail as a command. Pure Python, no Django: the server and the CLI share ever
 
 from .archive import Contents, inspect_folder, inspect_zip, unpack_zip
 from .errors import BundleError
-from .limits import DEFAULT_LIMITS, BundleLimits
+from .limits import DEFAULT_LIMITS, MIB, BundleLimits
 from .loading import LoadedBundle, bundle_spec, load_bundle, looks_like_bundle, program_command
 from .manifest import MANIFEST_NAME, Manifest, check_against_registry, parse_manifest
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "MIB",
     "MANIFEST_NAME",
     "BundleError",
     "BundleLimits",

@@ -26,11 +26,8 @@ SHIM_MODULE = "engine.shim"
 @dataclass(frozen=True)
 class LoadedBundle:
     root: Path  # the folder the bot's files are in (mounted read-only in the jail)
-    contents: Contents
-
-    @property
-    def manifest(self) -> Manifest:
-        return self.contents.manifest
+    manifest: Manifest
+    contents: Contents | None = None  # what the check found, when it was checked here
 
     @property
     def label(self) -> str:
@@ -47,7 +44,8 @@ def load_bundle(path: str | Path, limits: BundleLimits = DEFAULT_LIMITS) -> Load
     """A folder or zip bundle on disk, checked (and unpacked, for a zip)."""
     path = Path(path)
     if path.is_dir():
-        return LoadedBundle(path.resolve(), inspect_folder(path, limits))
+        contents = inspect_folder(path, limits)
+        return LoadedBundle(path.resolve(), contents.manifest, contents)
     if not path.exists():
         raise BundleError(f"no bundle at {str(path)!r}: give a bundle folder or .zip file")
     scratch = Path(tempfile.mkdtemp(prefix="truco-bundle-"))
@@ -57,7 +55,7 @@ def load_bundle(path: str | Path, limits: BundleLimits = DEFAULT_LIMITS) -> Load
             contents = unpack_zip(source, scratch / "files", limits)
     except OSError as exc:
         raise BundleError(f"cannot read {str(path)!r}: {exc.strerror}") from None
-    return LoadedBundle(scratch / "files", contents)
+    return LoadedBundle(scratch / "files", contents.manifest, contents)
 
 
 def program_command(manifest: Manifest) -> tuple[str, ...]:

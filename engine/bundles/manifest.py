@@ -60,6 +60,18 @@ class Manifest:
                     found.append((name, count))
         return found
 
+    @classmethod
+    def from_json(cls, values: dict[str, Any]) -> Manifest:
+        """The manifest of `as_json` (as stored with an uploaded version)."""
+        return cls(
+            name=values["name"],
+            command=tuple(values.get("command") or ()),
+            python_class=values.get("python_class") or "",
+            description=values.get("description") or "",
+            variants=tuple(values.get("variants") or ()),
+            players=tuple(values.get("players") or ()),
+        )
+
     def as_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
