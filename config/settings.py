@@ -13,7 +13,7 @@
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
-  `random heuristic mcts`); any other runs in a sandboxed child process.
+  `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
   match per game setting, default 2) and `TRUCO_VALIDATION_DECISION_SECONDS` (default 2).
