@@ -10,7 +10,7 @@ the jail as a command. Pure Python, no Django: the server and the CLI share ever
 from .archive import Contents, inspect_folder, inspect_zip, unpack_zip
 from .errors import BundleError
 from .limits import DEFAULT_LIMITS, MIB, BundleLimits
-from .loading import LoadedBundle, bundle_spec, load_bundle, looks_like_bundle, program_command
+from .loading import LoadedBundle, bundle_program, bundle_spec, load_bundle, looks_like_bundle
 from .manifest import MANIFEST_NAME, Manifest, check_against_registry, parse_manifest
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "Contents",
     "LoadedBundle",
     "Manifest",
+    "bundle_program",
     "bundle_spec",
     "check_against_registry",
     "inspect_folder",
@@ -29,6 +30,5 @@ __all__ = [
     "load_bundle",
     "looks_like_bundle",
     "parse_manifest",
-    "program_command",
     "unpack_zip",
 ]

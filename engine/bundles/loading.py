@@ -7,7 +7,6 @@ lives as long as the process. The server unpacks uploaded zips itself (tournamen
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -17,10 +16,6 @@ from .archive import Contents, inspect_folder, unpack_zip
 from .errors import BundleError
 from .limits import DEFAULT_LIMITS, BundleLimits
 from .manifest import Manifest
-
-# What runs a `python_class` bundle: the jail's protocol shim, which loads the class from the
-# bundle's folder (its working directory) and speaks the protocol for it.
-SHIM_MODULE = "engine.shim"
 
 
 @dataclass(frozen=True)
@@ -35,9 +30,9 @@ class LoadedBundle:
 
 
 def looks_like_bundle(text: str) -> bool:
-    """A bot argument names a bundle (a path) rather than a registered bot: it has a slash, ends
-    in .zip, or is an existing folder."""
-    return "/" in text or text.endswith(".zip") or os.path.isdir(text)
+    """A bot argument names a bundle (a path) rather than a registered bot: it has a slash or
+    ends in .zip (write `./mybot` for a folder here: a bare name is always a registered bot)."""
+    return "/" in text or text.endswith(".zip")
 
 
 def load_bundle(path: str | Path, limits: BundleLimits = DEFAULT_LIMITS) -> LoadedBundle:
@@ -58,17 +53,22 @@ def load_bundle(path: str | Path, limits: BundleLimits = DEFAULT_LIMITS) -> Load
     return LoadedBundle(scratch / "files", contents.manifest, contents)
 
 
-def program_command(manifest: Manifest) -> tuple[str, ...]:
-    """The command the jail starts for this bundle (in its folder)."""
+def bundle_program(bundle: LoadedBundle):
+    """The jail's Program for this bundle: its command with its files at /bot; for a Python
+    bundle, the jail's protocol shim loading its class from /bot."""
+    from ..jail import Program
+
+    manifest = bundle.manifest
     if manifest.python_class:
-        return ("python3", "-m", SHIM_MODULE, manifest.python_class)
-    return manifest.command
+        from ..jail.actor import bundle_shim_command
+
+        command, binds = bundle_shim_command(*manifest.python_class.split(":"))
+        return Program(tuple(command), str(bundle.root), binds)
+    return Program(manifest.command, str(bundle.root))
 
 
 def bundle_spec(bundle: LoadedBundle, name: str | None = None):
     """The BotSpec that runs this bundle: always in the jail."""
-    from ..jail import Program
     from ..runner import BotSpec
 
-    program = Program(program_command(bundle.manifest), str(bundle.root))
-    return BotSpec(name or bundle.label, {}, isolation="jail", program=program)
+    return BotSpec(name or bundle.label, {}, isolation="jail", program=bundle_program(bundle))
