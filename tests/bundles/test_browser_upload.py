@@ -35,7 +35,7 @@ def validating_worker(monkeypatch):
 
 
 def test_a_bundle_uploaded_from_my_bots_is_validated(
-    page,
+    page,  # noqa: F811 (the fixture)
     live_server,
     validating_worker,
     tmp_path,  # noqa: F811
