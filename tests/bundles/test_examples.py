@@ -87,3 +87,25 @@ def test_a_bad_bundle_on_the_command_line_is_an_error_message_not_a_traceback(tm
     (tmp_path / "link").symlink_to("/etc/shadow")
     run = engine("match", "--bots", str(tmp_path), "random", "--games", "1")
     assert run.returncode == 2 and "symlink 'link'" in run.stderr
+
+
+def test_bench_validation_prints_the_time_of_each_step():
+    jail_or_skip()
+    run = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "bench_validation",
+            "--bundle",
+            str(EXAMPLES / "node-greedy"),
+            "--runs",
+            "1",
+        ],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    line = run.stdout.splitlines()[-1]
+    assert line.split()[0] == "node-greedy" and line.endswith("ready")
