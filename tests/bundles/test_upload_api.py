@@ -143,28 +143,21 @@ def test_an_uploaded_version_does_not_change_and_can_be_retired(user_api, api):
 
 
 def test_only_ready_versions_can_be_entered(user_api, staff_api):
-    bot_id = upload(user_api, good_zip()).json()["id"]
     from tests.factories import BotFactory
 
-    response = staff_api.post(
-        "/api/tournaments/",
-        {
-            "name": "t",
-            "variant": "paulista",
-            "entrants": [{"bot": bot_id}, {"bot": BotFactory().pk}],
-        },
-        format="json",
-    )
-    assert response.status_code == 400
-    assert "is validating; only ready bots can be entered" in str(response.json())
+    bot_id = upload(user_api, good_zip()).json()["id"]
+
+    def create_tournament():
+        entrants = [{"bot": bot_id}, {"bot": BotFactory().pk}]
+        return staff_api.post(
+            "/api/tournaments/",
+            {"name": "t", "variant": "paulista", "entrants": entrants},
+            format="json",
+        )
+
+    refused = create_tournament()
+    assert refused.status_code == 400
+    assert "is validating; only ready bots can be entered" in str(refused.json())
     Bot.objects.filter(pk=bot_id).update(status="ready")
-    again = staff_api.post(
-        "/api/tournaments/",
-        {
-            "name": "t",
-            "variant": "paulista",
-            "entrants": [{"bot": bot_id}, {"bot": BotFactory().pk}],
-        },
-        format="json",
-    )
-    assert again.status_code == 201, again.json()
+    created = create_tournament()
+    assert created.status_code == 201, created.json()
