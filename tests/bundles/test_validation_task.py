@@ -107,3 +107,19 @@ def test_a_bundle_folder_on_the_command_line_plays_jailed_and_keeps_its_rating()
     run_tournament(folder, "random")
     assert Bot.objects.filter(kind="bundle").count() == 1  # the same content: the same version
     assert Rating.objects.get(player=bot.player).matches == 2
+
+
+def test_a_person_plays_a_quick_table_against_a_ready_version(user, user_api, settings):
+    settings.TRUCO_PLAY_INLINE = True
+    created = upload_folder(user_api, EXAMPLES / "python-greedy")
+    validate_version(created["id"])
+    response = user_api.post(
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": f"{user.username}/py-greedy"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    state = response.json()
+    assert state["waiting"] == "human" and state["your_turn"]
+    names = [seat["name"] for seat in state["seats"]]
+    assert f"{user.username}/py-greedy v1" in names
