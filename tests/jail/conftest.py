@@ -18,7 +18,12 @@ import pytest
 from engine import plugins
 from engine.jail import probe
 
-from ..tournaments.conftest import postgres_url, services_env  # noqa: F401 (fixtures)
+from ..tournaments.conftest import (  # noqa: F401 (fixtures)
+    make_tournament,
+    postgres_url,
+    random_bots,
+    services_env,
+)
 from .hostile_plugin import MARKER, PROJECT, SECRET_DIR
 
 ORDINARY_UID = 60001  # an ordinary user: no account needed, only a uid

@@ -206,6 +206,24 @@ def test_the_cli_refuses_untrusted_bots_without_a_jail(no_jail):
     assert check.returncode == 2 and "bwrap failed" in check.stderr
 
 
+@pytest.mark.django_db
+def test_a_tournament_match_of_untrusted_bots_is_refused_without_a_jail(
+    no_jail, make_tournament, settings
+):
+    from tournaments import execution, lifecycle
+    from tournaments.models import Match
+
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset()  # "random" is untrusted here
+    settings.TRUCO_MATCH_MAX_ATTEMPTS = 1
+    tournament = make_tournament(2)
+    lifecycle.start(tournament, publish=False)
+    match = Match.objects.get(tournament=tournament, entrant_b__isnull=False)
+    outcome = execution.execute(match.pk, "w:1")
+    assert outcome.kind == "failed"
+    match.refresh_from_db()
+    assert "untrusted bots are refused" in match.error and match.games.count() == 0
+
+
 def test_the_loud_development_switch_runs_them_unjailed(no_jail, monkeypatch):
     monkeypatch.setenv(probe.UNSAFE_ENV, "1")
     result = play_game("paulista", [BotSpec("random", isolation="jail"), "random"], seed=2)
