@@ -12,11 +12,12 @@ from .progress import progress_bar
 
 def run_match(args) -> int:
     from .arena import parse_bot
+    from .bundles import looks_like_bundle
 
     reg, variant, options = checked_game(args)
     sides = []
     for name in args.bots:
-        if "/" in name or name.endswith(".zip"):
+        if looks_like_bundle(name):
             sides.append(parse_bot(name))  # a bundle: always in the jail
         else:
             reg.bot(name)
