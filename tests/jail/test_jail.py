@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -147,6 +148,22 @@ def test_one_process_serves_a_seat_for_the_whole_match_and_remembers_its_games(
     assert "game 6 of this process" in last.result.logs[last.a_team]  # it kept its memory
 
 
+def test_an_answer_line_past_the_limit_is_an_illegal_action():
+    jail_or_skip()
+    flood = (
+        "import sys\nsys.stdin.readline()\nsys.stdout.write('y' * (1 << 20))\nsys.stdout.flush()"
+    )
+    spec = MatchSpec(
+        "paulista",
+        BotSpec("floods", isolation="jail", program=Program(("/usr/bin/python3", "-c", flood))),
+        "random",
+        games=1,
+    )
+    (game,) = play_match(spec).games
+    assert game.result.termination == "illegal_action"
+    assert game.result.detail == "answered more than 65536 bytes in one line"
+
+
 def test_a_crashed_bot_is_started_again_for_the_next_game():
     jail_or_skip()
     script = "import sys\nfor line in sys.stdin:\n    if '\"act\"' in line: sys.exit(4)\n"
@@ -283,3 +300,79 @@ def test_a_program_spec_must_be_a_jailed_command():
         BotSpec("x", isolation="inprocess", program=Program(("true",)))
     with pytest.raises(ValueError):
         Program(())
+
+
+def test_a_jail_dies_with_its_runner():
+    """A runner killed outright (a worker's pool process, say) leaves no bot behind."""
+    jail_or_skip()
+    marker = "die-with-parent-marker-31337"
+    bot = f'read line; echo \'{{"action": "up"}}\'; sleep 600; echo {marker}'
+    runner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from engine.jail.process import JailedProcess; "
+            "p = JailedProcess(['/bin/sh', '-c', sys.argv[1]]); "
+            "print(p.request({'type': 'act'}, 30)['action'], flush=True); time.sleep(600)",
+            bot,
+        ],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert runner.stdout.readline().strip() == "up"
+        jailed = set(_with_marker(marker)) - {runner.pid}
+        assert jailed, "the jailed command did not start"
+        runner.kill()
+        runner.wait()
+        for _ in range(100):
+            if not jailed & set(_with_marker(marker)):
+                break
+            time.sleep(0.05)
+        assert not jailed & set(_with_marker(marker)), "the jail outlived its runner"
+    finally:
+        runner.kill()
+
+
+def test_an_orphaned_jail_process_is_killed_when_the_next_jail_starts():
+    """A runner killed in the instant before bwrap armed --die-with-parent leaves an orphan
+    under a jail uid whose lock is free: the next lease kills it."""
+    if os.geteuid() != 0:
+        pytest.skip("jail uids are leased by a root runner")
+    from engine.jail import uids
+
+    free = uids.lease_uid()
+    orphan_uid = free.uid
+    free.release()
+    orphan = subprocess.Popen(
+        [
+            "setpriv",
+            f"--reuid={orphan_uid}",
+            f"--regid={orphan_uid}",
+            "--clear-groups",
+            "sleep",
+            "600",
+        ]
+    )
+    try:
+        time.sleep(0.2)
+        lease = uids.lease_uid()
+        lease.release()
+        orphan.wait(timeout=5)
+        assert orphan.returncode == -9
+    finally:
+        orphan.kill()
+        orphan.wait()
+
+
+def _with_marker(marker: str) -> list[int]:
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
