@@ -40,7 +40,11 @@ class MatchSpec:
         if self.isolation is not None:
             if self.isolation not in ISOLATIONS:
                 raise ValueError(f"isolation must be one of {', '.join(ISOLATIONS)}")
-            a, b = replace(a, isolation=self.isolation), replace(b, isolation=self.isolation)
+            # A program (a bundle) or a remote bot runs where it must, whatever is asked.
+            a, b = (
+                replace(side, isolation=self.isolation) if side.registered else side
+                for side in (a, b)
+            )
         return a, b
 
 

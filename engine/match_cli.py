@@ -11,9 +11,17 @@ from .progress import progress_bar
 
 
 def run_match(args) -> int:
+    from .arena import parse_bot
+    from .bundles import looks_like_bundle
+
     reg, variant, options = checked_game(args)
+    sides = []
     for name in args.bots:
-        reg.bot(name)
+        if looks_like_bundle(name):
+            sides.append(parse_bot(name))  # a bundle: always in the jail
+        else:
+            reg.bot(name)
+            sides.append(name)
     if args.decision_seconds is not None and not args.decision_seconds > 0:
         raise TrucoError("--decision-seconds must be a positive number of seconds")
     if args.isolation not in (None, "inprocess"):
@@ -24,8 +32,7 @@ def run_match(args) -> int:
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,
-        bot_a,
-        bot_b,
+        *sides,
         players=args.players,
         options=options,
         preset=args.preset,
