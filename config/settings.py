@@ -8,6 +8,7 @@
 - `TRUCO_VAR_DIR`: where the default database and broker folders live (default `./var`).
 - `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
+- `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
 - `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
@@ -20,6 +21,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -52,6 +54,11 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+# Keys the seeds of the daily deals (tournaments/seeds.py), which are otherwise computed from
+# public facts only; by default derived from the secret key, never the key itself.
+TRUCO_DEAL_SECRET = os.environ.get("TRUCO_DEAL_SECRET") or hashlib.sha256(
+    f"truco-deal-secret:{SECRET_KEY}".encode()
+).hexdigest()
 # The local names are always allowed: health checks run inside the container.
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"] + [
     h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()

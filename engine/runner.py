@@ -65,12 +65,16 @@ class GameResult:
     winner: int | None
     termination: str
     seat: int | None = None  # the seat at fault, for a forfeit
-    detail: str = ""
+    detail: str = ""  # a fixed phrase, safe to show anyone: never the bot's own text
     hands: int = 0
     actions: int = 0
     timeouts: list[int] = field(
         default_factory=list
     )  # seats that timed out once and were auto-played
+    # The bot's own error text (an exception, an illegal answer) and each seat's log: for the
+    # bot's owner and staff only, since a hostile bot puts whatever it found in them.
+    fault_message: str = ""
+    logs: dict[int, str] = field(default_factory=dict)
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -202,7 +206,7 @@ def run_game(
     timed_out: list[int] = []
     actions = 0
     clock = time.perf_counter
-    termination, fault_seat, detail = NORMAL, None, ""
+    termination, fault_seat, detail, message = NORMAL, None, "", ""
     hand_actions = keeper.hands[0]
     hand_no = state.hand_no
     # One game keeps one rules object: calling it directly saves two calls per decision.
@@ -219,7 +223,8 @@ def run_game(
         except DecisionTimeout:
             late = True
         except Exception as exc:  # a bot that raises loses the game; the match goes on
-            termination, fault_seat, detail = CRASH, seat, f"{type(exc).__name__}: {exc}"[:500]
+            termination, fault_seat, detail = CRASH, seat, "the bot raised an error"
+            message = f"{type(exc).__name__}: {exc}"[:2000]
             break
         if late or limit is not None and clock() - started > limit:
             if seat in timed_out:
@@ -234,7 +239,8 @@ def run_game(
         try:
             state = apply(state, action)
         except IllegalAction:
-            termination, fault_seat, detail = ILLEGAL, seat, f"illegal action {action!r}"[:200]
+            termination, fault_seat, detail = ILLEGAL, seat, "the bot answered an illegal action"
+            message = f"illegal action {action!r}"[:2000]
             break
         hand_actions.append([seat, action])
         actions += 1
@@ -243,7 +249,9 @@ def run_game(
             hand_actions = keeper.open_hand(hand_no)
             for s in hand_enders:
                 seats[s].on_hand_end(state.observation(s))
-    return finish(state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify)
+    return finish(
+        state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify, message
+    )
 
 
 def deadline_text(bot, decision_seconds: float | None) -> str:
@@ -252,7 +260,7 @@ def deadline_text(bot, decision_seconds: float | None) -> str:
 
 
 def finish(
-    state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify
+    state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify, message=""
 ) -> GameResult:
     if termination == NORMAL:
         winner = state.winner
@@ -285,6 +293,7 @@ def finish(
         hands=len(record["hands"]),
         actions=actions,
         timeouts=timed_out,
+        fault_message=message,
     )
     if notify:
         plugin_manager().hook.truco_game_finished(result=game)

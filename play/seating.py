@@ -144,6 +144,8 @@ def game_from_json(data: dict[str, Any]) -> MatchGame:
         hands=data["hands"],
         actions=data["actions"],
         timeouts=list(data.get("timeouts", [])),
+        fault_message=data.get("fault_message", ""),
+        logs={int(seat): text for seat, text in data.get("logs", {}).items()},
     )
     return MatchGame(data["index"], data["pair"], data["a_team"], data["seed"], result)
 
@@ -164,4 +166,7 @@ def game_to_json(game: MatchGame) -> dict[str, Any]:
         "hands": r.hands,
         "actions": r.actions,
         "timeouts": list(r.timeouts),
+        # Kept with the live match, never shown by the table's state (play/views_state.py).
+        "fault_message": r.fault_message,
+        "logs": {str(seat): text for seat, text in r.logs.items()},
     }

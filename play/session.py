@@ -42,7 +42,8 @@ class Ending:
 
     termination: str = NORMAL
     seat: int | None = None
-    detail: str = ""
+    detail: str = ""  # a fixed phrase, shown to everyone
+    fault_message: str = ""  # the bot's own text: for its owner and staff only
 
 
 class LiveGame:
@@ -128,12 +129,16 @@ class LiveGame:
                     played += 1
                     continue
                 except Exception as exc:  # a failing bot loses the game; the server goes on
-                    self.ending = Ending(CRASH, seat, f"{type(exc).__name__}: {exc}"[:200])
+                    message = f"{type(exc).__name__}: {exc}"[:2000]
+                    self.ending = Ending(CRASH, seat, "the bot raised an error", message)
                     break
                 try:
                     self._apply(seat, action)
                 except (IllegalAction, TypeError):
-                    self.ending = Ending(ILLEGAL, seat, f"illegal action {action!r}"[:200])
+                    message = f"illegal action {action!r}"[:2000]
+                    self.ending = Ending(
+                        ILLEGAL, seat, "the bot answered an illegal action", message
+                    )
                     break
                 played += 1
         finally:

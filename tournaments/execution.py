@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, play_match
 
+from .game_privacy import private_part, public_record
 from .models import Bot, Entrant, Game, Match, Tournament
 from .ratings import rate_match
 from .scheduling import needs_winner, rated_player_ids
@@ -308,7 +309,7 @@ def game_rows(match_id: int, games: list[MatchGame]) -> list[Game]:
                 pair=g.pair,
                 a_team=g.a_team,
                 seed=g.seed,
-                record=g.result.record,
+                record=public_record(g.result.record),
                 score_a=score_a,
                 score_b=score_b,
                 winner_side=g.winner_side or "",
@@ -316,6 +317,7 @@ def game_rows(match_id: int, games: list[MatchGame]) -> list[Game]:
                 fault_seat=g.result.seat,
                 hands=g.result.hands,
                 actions=g.result.actions,
+                private=private_part(g.result),
             )
         )
     return rows
