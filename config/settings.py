@@ -15,6 +15,8 @@
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in a sandboxed child process.
+- `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
+  (default 10); a table's `turn_seconds` lowers it.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
@@ -56,9 +58,10 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 # Keys the seeds of the daily deals (tournaments/seeds.py), which are otherwise computed from
 # public facts only; by default derived from the secret key, never the key itself.
-TRUCO_DEAL_SECRET = os.environ.get("TRUCO_DEAL_SECRET") or hashlib.sha256(
-    f"truco-deal-secret:{SECRET_KEY}".encode()
-).hexdigest()
+TRUCO_DEAL_SECRET = (
+    os.environ.get("TRUCO_DEAL_SECRET")
+    or hashlib.sha256(f"truco-deal-secret:{SECRET_KEY}".encode()).hexdigest()
+)
 # The local names are always allowed: health checks run inside the container.
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"] + [
     h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()
@@ -235,6 +238,8 @@ TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
+# The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
+TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

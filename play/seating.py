@@ -11,10 +11,10 @@ from engine.match import MatchGame, MatchSpec, game_seed, schedule
 from engine.match import MatchResult as EngineMatchResult
 from engine.plugins import registry
 from engine.runner import BotSpec, GameResult
+from tournaments.budgets import playing_spec
 from tournaments.execution import MAX_DECIDERS
 from tournaments.models import Entrant, Match, Tournament
 from tournaments.seeds import decider_seed
-from tournaments.trust import bot_spec
 
 # A team with fewer players than seats (one human in a 2v2) gets a robot partner, as Truco sites
 # fill empty seats; it also plays for a human who is away past the disconnection grace.
@@ -54,10 +54,13 @@ class Seat:
         }
 
 
-def entrant_seats(entrant: Entrant, seats: list[int]) -> list[tuple[int | None, str, BotSpec]]:
-    """(player, name, bot) for each of a side's seats, partners in seat order."""
+def entrant_seats(
+    entrant: Entrant, seats: list[int], turn_seconds: int | None = None
+) -> list[tuple[int | None, str, BotSpec]]:
+    """(player, name, bot) for each of a side's seats, partners in seat order; a bot's time
+    budget is the table's (`turn_seconds`)."""
     if entrant.bot is not None:
-        spec = bot_spec(entrant.bot.plugin, entrant.bot.params)
+        spec = playing_spec(entrant.bot, turn_seconds)
         return [(None, entrant.bot.label, spec) for _ in seats]
     members = sorted(entrant.members.all(), key=lambda p: p.pk)
     out = []
@@ -72,11 +75,14 @@ def entrant_seats(entrant: Entrant, seats: list[int]) -> list[tuple[int | None, 
 def seating(match: Match, players: int, a_team: int) -> list[Seat]:
     """The seats of one game: side A sits on team `a_team`, partners opposite."""
     sides = {"a": match.entrant_a, "b": match.entrant_b}
+    turn_seconds = match.tournament.table.turn_seconds
     out: list[Seat | None] = [None] * players
     for side, entrant in sides.items():
         team = a_team if side == "a" else 1 - a_team
         seats = [s for s in range(players) if s % 2 == team]
-        for seat, (player, name, bot) in zip(seats, entrant_seats(entrant, seats), strict=True):
+        for seat, (player, name, bot) in zip(
+            seats, entrant_seats(entrant, seats, turn_seconds), strict=True
+        ):
             out[seat] = Seat(seat, side, entrant.pk, player, name, bot)
     return out  # type: ignore[return-value]
 

@@ -30,12 +30,12 @@ from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, play_match
 
+from .budgets import playing_spec
 from .game_privacy import private_part, public_record
 from .models import Bot, Entrant, Game, Match, Tournament
 from .ratings import rate_match
 from .scheduling import needs_winner, rated_player_ids
 from .seeds import decider_seed
-from .trust import bot_spec
 
 log = logging.getLogger(__name__)
 
@@ -216,17 +216,18 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
 
 def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> MatchSpec:
     """What the engine plays for a match of this tournament between two bots."""
+    turn_seconds = tournament.table.turn_seconds
     return MatchSpec(
         variant=tournament.variant,
-        side_a=bot_spec(bot_a.plugin, bot_a.params),
-        side_b=bot_spec(bot_b.plugin, bot_b.params),
+        side_a=playing_spec(bot_a, turn_seconds),
+        side_b=playing_spec(bot_b, turn_seconds),
         players=tournament.players,
         options=tournament.options,
         preset=tournament.preset or None,
         games=tournament.games_per_match,
         pairs=tournament.pairs_per_match,
         seed=seed,
-        decision_seconds=tournament.table.turn_seconds or None,
+        decision_seconds=turn_seconds or None,
     )
 
 

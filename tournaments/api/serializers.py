@@ -14,6 +14,7 @@ from rest_framework import serializers
 
 from engine.plugins import registry
 
+from ..budgets import entry_errors
 from ..game_privacy import public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
 from ..seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
@@ -296,6 +297,7 @@ class AddEntrantSerializer(EntrantInputSerializer):
             )
         existing = list(tournament.entrants.select_related("bot").prefetch_related("members"))
         check_entrant_list(tournament, [*existing_as_input(existing), attrs], minimum=False)
+        check_budgets([attrs], tournament.table.turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Entrant:
@@ -307,6 +309,13 @@ def existing_as_input(entrants: list[Entrant]) -> list[dict[str, Any]]:
         {"name": e.name, "bot": e.bot, "members": list(e.members.all()), "seed": e.seed}
         for e in entrants
     ]
+
+
+def check_budgets(entrants: list[dict[str, Any]], turn_seconds: int | None) -> None:
+    """No bot entered asks more time per decision than the table gives (tournaments/budgets)."""
+    errors = entry_errors([item["bot"] for item in entrants if item.get("bot")], turn_seconds)
+    if errors:
+        raise serializers.ValidationError({"entrants": errors})
 
 
 def check_entrant_list(
@@ -492,6 +501,16 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
         if entrants is not None:
             check_entrant_list(candidate, entrants)
+        else:
+            entrants = existing_as_input(list(instance.entrants.select_related("bot")))
+        table = attrs.get("table") or {}
+        turn_seconds = table.get(
+            "turn_seconds",
+            instance.table.turn_seconds
+            if instance
+            else TableSettings._meta.get_field("turn_seconds").default,
+        )
+        check_budgets(entrants, turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
