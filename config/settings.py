@@ -17,6 +17,9 @@
   `random heuristic mcts`); any other runs in a sandboxed child process.
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it.
+- `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
+  lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
+  (default `60/minute`): requests per address to /api/auth/token/.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -82,6 +86,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "rest_framework.authtoken",
+    "axes",  # locks out repeated wrong passwords (login page, admin, API token)
     "tournaments",
     "play",
 ]
@@ -97,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused during a lockout into the 429 page (or JSON for the API).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -167,11 +174,31 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
+# --- login throttling (django-axes; docs/security.md) -----------------------------------
+# Every password check goes through Axes first: after TRUCO_LOGIN_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair is locked out for TRUCO_LOGIN_COOLOFF_MINUTES
+# (each new try during the lockout starts the wait again). Locking the pair, not the address
+# alone, lets others behind the same address log in; the API token view also has a rate per
+# address (REST_FRAMEWORK below) against one address trying many usernames.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("TRUCO_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("TRUCO_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.web.lockout.lockout_response"
+AXES_VERBOSE = False
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_RATES": {
+        "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Truco Arena API",

@@ -122,7 +122,8 @@ def signup(request):
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Axes checks passwords only; a new account is logged in by the model backend.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(request.GET.get("next") or reverse("web:play"))
     return render(request, "registration/signup.html", {"form": form})
 
