@@ -196,6 +196,13 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # Bounded JSON (size, depth) and a message for every refused body: never a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
     },

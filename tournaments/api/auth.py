@@ -13,12 +13,14 @@ from django.contrib.auth.signals import user_logged_in
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
 from ..web.lockout import lockout_response
 
 
 class TokenView(ObtainAuthToken):
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # bounded JSON, as everywhere
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "login"
 
