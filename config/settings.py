@@ -14,7 +14,7 @@
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
-  `random heuristic mcts`); any other runs in a sandboxed child process.
+  `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it.
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
