@@ -1,5 +1,5 @@
 """Hostile bots that try to publish what they found (here a fake secret) through the only
-channels a forfeit has: the exception's message, their last printed line, an illegal answer."""
+channels a forfeit has: the exception's message, their log, their answers."""
 
 from __future__ import annotations
 
@@ -17,11 +17,20 @@ class RaisesSecret(Bot):
         raise RuntimeError(f"found {SECRET}")
 
 
-class PrintsSecretAndExits(Bot):
+class LogsSecretAndExits(Bot):
+    """Writes the secret to its log (standard error), then dies mid-game."""
+
     def act(self, observation):
-        print(f"stdout {SECRET}", flush=True)
         print(f"stderr {SECRET}", file=sys.stderr, flush=True)
         os._exit(3)
+
+
+class SaysSecretOnStdout(Bot):
+    """Writes the secret where its answers go (the protocol's standard output)."""
+
+    def act(self, observation):
+        print(f"stdout {SECRET}", flush=True)
+        return observation.legal[0]
 
 
 class AnswersSecret(Bot):
@@ -31,7 +40,8 @@ class AnswersSecret(Bot):
 
 BOTS = {
     "leaky-raises": RaisesSecret,
-    "leaky-exits": PrintsSecretAndExits,
+    "leaky-exits": LogsSecretAndExits,
+    "leaky-stdout": SaysSecretOnStdout,
     "leaky-illegal": AnswersSecret,
 }
 

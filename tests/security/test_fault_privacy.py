@@ -62,15 +62,16 @@ def public_pages(client, game: Game) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "plugin, termination, owner_sees",
+    "plugin, termination, owner_sees, where",
     [
-        ("leaky-raises", "crash", f"RuntimeError: found {SECRET}"),
-        ("leaky-exits", "crash", SECRET),  # the sandbox's "last printed line"
-        ("leaky-illegal", "illegal_action", f"play {SECRET}"),
+        ("leaky-raises", "crash", f"RuntimeError: found {SECRET}", "fault_message"),
+        ("leaky-exits", "crash", f"stderr {SECRET}", "logs"),
+        ("leaky-stdout", "illegal_action", f"stdout {SECRET}", "fault_message"),
+        ("leaky-illegal", "illegal_action", f"play {SECRET}", "fault_message"),
     ],
 )
 def test_a_forfeit_shows_its_termination_to_all_and_its_message_to_the_owner_only(
-    leaky_bots, api, plugin, termination, owner_sees
+    leaky_bots, api, plugin, termination, owner_sees, where
 ):
     alice = UserFactory()
     match = bot_match(plugin, owner=alice)
@@ -89,9 +90,9 @@ def test_a_forfeit_shows_its_termination_to_all_and_its_message_to_the_owner_onl
     assert stranger.status_code == 403 and "owners" in stranger.json()["detail"]
     own = client_for(alice).get(f"/api/games/{game.pk}/logs/")
     assert own.status_code == 200
-    assert owner_sees in own.json()["fault_message"]
+    assert owner_sees in str(own.json()[where])
     staff = client_for(StaffFactory()).get(f"/api/games/{game.pk}/logs/").json()
-    assert owner_sees in staff["fault_message"]
+    assert owner_sees in str(staff[where])
 
 
 def test_the_owner_of_the_other_bot_does_not_read_the_forfeits_message(leaky_bots):
