@@ -7,14 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.match import MatchGame, MatchSpec, game_seed, schedule
+from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
 from engine.plugins import registry
 from engine.runner import BotSpec, GameResult
 from tournaments.budgets import playing_spec
-from tournaments.execution import MAX_DECIDERS
+from tournaments.execution import MAX_DECIDERS, decider_game_seed, match_schedule
 from tournaments.models import Entrant, Match, Tournament
-from tournaments.seeds import decider_seed
 
 # A team with fewer players than seats (one human in a 2v2) gets a robot partner, as Truco sites
 # fill empty seats; it also plays for a human who is away past the disconnection grace.
@@ -97,16 +96,7 @@ class PlannedGame:
 
 
 def scheduled(tournament: Tournament, match: Match) -> list[tuple[int, int | None, int, int]]:
-    spec = MatchSpec(
-        variant=tournament.variant,
-        side_a="",
-        side_b="",
-        players=tournament.players,
-        games=tournament.games_per_match,
-        pairs=tournament.pairs_per_match,
-        seed=match.seed,
-    )
-    return schedule(spec)
+    return match_schedule(tournament, match.seed)
 
 
 def next_game(
@@ -123,9 +113,7 @@ def next_game(
     if number >= MAX_DECIDERS:
         return None
     # As tournaments.execution plays them: each decider on its own deal, sides alternating.
-    return PlannedGame(
-        n, None, number % 2, game_seed(decider_seed(match.seed, number), 0), decider=number
-    )
+    return PlannedGame(n, None, number % 2, decider_game_seed(match.seed, number), decider=number)
 
 
 def winner_side(tournament: Tournament, match: Match, finished: list[MatchGame]) -> str | None:

@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from engine.match import MatchGame, MatchSpec, play_match
+from engine.match import MatchGame, MatchSpec, game_seed, play_match, schedule
 
 from .budgets import playing_spec
 from .game_privacy import private_part, public_record
@@ -271,6 +271,26 @@ def play_spec(spec: MatchSpec, needs_winner: bool, on_game=None) -> Played:
         seconds=time.perf_counter() - started,
         pair_scores=result.pair_scores(),
     )
+
+
+def match_schedule(tournament: Tournament, seed: int) -> list[tuple[int, int | None, int, int]]:
+    """(index, pair, a_team, deal seed) of a match's planned games under this tournament's
+    settings (engine.match.schedule), whoever plays them."""
+    spec = MatchSpec(
+        variant=tournament.variant,
+        side_a="",
+        side_b="",
+        players=tournament.players,
+        games=tournament.games_per_match,
+        pairs=tournament.pairs_per_match,
+        seed=seed,
+    )
+    return schedule(spec)
+
+
+def decider_game_seed(match_seed: int, number: int) -> int:
+    """The deal seed of the `number`th decider: its own one-game match, as played below."""
+    return game_seed(decider_seed(match_seed, number), 0)
 
 
 def _play_deciders(spec: MatchSpec, games: list[MatchGame], on_game) -> tuple[str, int]:

@@ -8,38 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from engine.deal_check import deal_differences
-from engine.match import MatchSpec, game_seed, schedule
 from engine.seeds import seed_commitment
 
+from .execution import decider_game_seed, match_schedule
 from .models import Match
 from .seed_disclosure import match_seed_revealed, tournament_seed_revealed
-from .seeds import decider_seed, match_seed
+from .seeds import match_seed
 
 
 class NotVerifiable(Exception):
     """The match cannot be verified yet (its seed is still secret)."""
 
 
-def planned_seeds(match: Match) -> list[int]:
-    """The deal seed of each game the match plays in order, without the deciders."""
-    tournament = match.tournament
-    spec = MatchSpec(
-        variant=tournament.variant,
-        side_a="",
-        side_b="",
-        players=tournament.players,
-        games=tournament.games_per_match,
-        pairs=tournament.pairs_per_match,
-        seed=match.seed,
-    )
-    return [seed for *_, seed in schedule(spec)]
-
-
 def expected_seed(match: Match, planned: list[int], index: int) -> int:
+    """The deal seed of game `index`: planned, or that of a decider after the plan."""
     if index < len(planned):
         return planned[index]
-    # A decider is its own one-game match on a seed of its own (tournaments/execution.py).
-    return game_seed(decider_seed(match.seed, index - len(planned)), 0)
+    return decider_game_seed(match.seed, index - len(planned))
 
 
 def verify_match(match: Match, commitment: str | None = None) -> dict[str, Any]:
@@ -74,7 +59,7 @@ def verify_match(match: Match, commitment: str | None = None) -> dict[str, Any]:
             if derived == match.seed
             else f"the tournament seed and key {match.key!r} give {derived}, not {match.seed}",
         )
-    planned = planned_seeds(match)
+    planned = [seed for *_, seed in match_schedule(tournament, match.seed)]
     games = list(match.games.order_by("index"))
     for game in games:
         want = expected_seed(match, planned, game.index)

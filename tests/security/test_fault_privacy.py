@@ -17,7 +17,7 @@ from tests.factories import (
     human_entrant,
 )
 from tests.security.leaky_plugin import SECRET
-from tests.surface import client_for
+from tests.surface import client_for, play_until
 from tournaments import execution, lifecycle
 from tournaments.models import Entrant, Game, Match
 
@@ -120,16 +120,8 @@ def test_a_bot_forfeiting_at_a_human_table_leaks_nothing_to_the_players(leaky_bo
     lifecycle.start(tournament)
     match = Match.objects.get(tournament=tournament)
     player = client_for(human.user)
-    state = player.post(f"/api/play/matches/{match.pk}/open/").json()
-    for _ in range(50):  # the human plays until the bot's first decision forfeits the game
-        if state["status"] == "done":
-            break
-        seat = str(state["to_act"])
-        state = player.post(
-            f"/api/play/matches/{match.pk}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
-        ).json()
-    assert state["status"] == "done"
+    # The human plays until the bot's first decision forfeits the game.
+    state = play_until(player, match.pk, player.post(f"/api/play/matches/{match.pk}/open/").json())
     assert [g["termination"] for g in state["games"]] == ["crash"]
     game = Game.objects.get(match=match)
     for page in [str(state), *public_pages(player, game), *public_pages(api, game)]:

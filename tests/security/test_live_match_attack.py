@@ -11,7 +11,7 @@ from engine.match import game_seed
 from engine.plugins import registry
 from play.services import load
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
-from tests.surface import client_for
+from tests.surface import client_for, play_until
 from tournaments import lifecycle
 from tournaments.models import Entrant, Match
 from tournaments.seeds import match_seed
@@ -86,16 +86,10 @@ def rebuilds(candidate: int, match: Match, game_index: int, hand_no: int, hands)
 
 
 def play_first_game(client, match: Match, state: dict) -> dict:
-    """The human plays until the second game of the match is dealt."""
-    for _ in range(500):
-        if state["game"]["index"] >= 1 and state["waiting"] == "human":
-            return state
-        seat = str(state["to_act"])
-        state = client.post(
-            f"/api/play/matches/{match.pk}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
-        ).json()
-    raise AssertionError("the second game never started")
+    """The human plays until the second game of the match is dealt and it is their turn."""
+    return play_until(
+        client, match.pk, state, lambda s: s["game"]["index"] >= 1 and s["waiting"] == "human"
+    )
 
 
 def test_nothing_public_rebuilds_the_cards_of_a_live_human_match(api):
