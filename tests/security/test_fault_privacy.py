@@ -128,3 +128,18 @@ def test_a_bot_forfeiting_at_a_human_table_leaks_nothing_to_the_players(leaky_bo
         assert "FAKE-SECRET" not in page
     own = client_for(alice).get(f"/api/games/{game.pk}/logs/").json()
     assert SECRET in own["fault_message"]
+
+
+def test_why_a_match_attempt_failed_is_told_to_staff_only(api, staff_api):
+    tournament = TournamentFactory(games_per_match=1)
+    for bot in (BotFactory(), BotFactory()):
+        Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot)
+    lifecycle.start(tournament, publish=False)
+    match = Match.objects.get(tournament=tournament)
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FAILED, error=f"RuntimeError: a plugin said {SECRET}"
+    )
+    public = api.get(f"/api/matches/{match.pk}/").json()
+    assert public["status"] == "failed" and "staff see why" in public["error"]
+    assert "FAKE-SECRET" not in str(public)
+    assert SECRET in staff_api.get(f"/api/matches/{match.pk}/").json()["error"]
