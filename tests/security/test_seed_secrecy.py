@@ -217,3 +217,14 @@ def test_the_engine_match_command_deals_each_game_from_the_same_derived_seed(tmp
     for index, record in enumerate(games):
         assert deal_differences(record, game_seed(5, index)) == []
     assert deal_differences(games[1], game_seed(5, 0)) != []
+
+
+def test_the_match_page_shows_the_commitment_then_the_seed(client):
+    tournament = four_bot_cup()
+    lifecycle.start(tournament, publish=False)
+    match = Match.objects.filter(tournament=tournament).order_by("id").first()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert seed_commitment(match.seed) in page and str(match.seed) not in page
+    execution.execute(match.pk)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"Deal seed {match.seed}" in page and f"/api/matches/{match.pk}/verify/" in page

@@ -17,6 +17,7 @@ from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, standings_table, total_matches
 from ..models import Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
+from ..seed_disclosure import match_seed_revealed, seed_fields
 
 PAGE_SIZE = 25
 
@@ -83,7 +84,13 @@ def match_detail(request, pk: int):
     return render(
         request,
         "tournaments/match_detail.html",
-        {"match": match, "games": games, "has_humans": has_humans},
+        {
+            "match": match,
+            "games": games,
+            "has_humans": has_humans,
+            # The seed once the match is over, its commitment always (docs/security.md).
+            "deal": seed_fields(match.seed, match_seed_revealed(match)),
+        },
     )
 
 
