@@ -20,6 +20,9 @@
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
   lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
   (default `60/minute`): requests per address to /api/auth/token/.
+- `TRUCO_BOT_SEED_SECRET`: the secret bots' random seeds are derived from (default: from
+  DJANGO_SECRET_KEY). `TRUCO_UNSAFE_UNJAILED_BOTS=1` runs untrusted bots WITHOUT the jail: for a
+  developer's own machine only.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
@@ -27,6 +30,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -274,6 +278,12 @@ TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
 # The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
 TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
+# The secret from which every bot's random seed is derived (engine/botseed.py): a bot cannot
+# turn its seed back into the deal. From SECRET_KEY unless set, so that all workers agree.
+TRUCO_BOT_SEED_SECRET = (
+    os.environ.get("TRUCO_BOT_SEED_SECRET")
+    or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
+)
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )
