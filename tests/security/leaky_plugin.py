@@ -25,12 +25,12 @@ class LogsSecretAndExits(Bot):
         os._exit(3)
 
 
-class SaysSecretOnStdout(Bot):
-    """Writes the secret where its answers go (the protocol's standard output)."""
+class PrintsSecretAndExits(Bot):
+    """Prints the secret (the jail's shim sends a bot's prints to its log), then dies."""
 
     def act(self, observation):
         print(f"stdout {SECRET}", flush=True)
-        return observation.legal[0]
+        os._exit(3)
 
 
 class AnswersSecret(Bot):
@@ -41,7 +41,7 @@ class AnswersSecret(Bot):
 BOTS = {
     "leaky-raises": RaisesSecret,
     "leaky-exits": LogsSecretAndExits,
-    "leaky-stdout": SaysSecretOnStdout,
+    "leaky-stdout": PrintsSecretAndExits,
     "leaky-illegal": AnswersSecret,
 }
 

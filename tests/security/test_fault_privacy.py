@@ -66,7 +66,7 @@ def public_pages(client, game: Game) -> list[str]:
     [
         ("leaky-raises", "crash", f"RuntimeError: found {SECRET}", "fault_message"),
         ("leaky-exits", "crash", f"stderr {SECRET}", "logs"),
-        ("leaky-stdout", "illegal_action", f"stdout {SECRET}", "fault_message"),
+        ("leaky-stdout", "crash", f"stdout {SECRET}", "logs"),
         ("leaky-illegal", "illegal_action", f"play {SECRET}", "fault_message"),
     ],
 )
