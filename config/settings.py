@@ -8,6 +8,7 @@
 - `TRUCO_VAR_DIR`: where the default database and broker folders live (default `./var`).
 - `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
+- `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
 - `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
@@ -18,6 +19,11 @@
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
   match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
+- `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
+  (default 10); a table's `turn_seconds` lowers it.
+- `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
+  lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
+  (default `60/minute`): requests per address to /api/auth/token/.
 - `TRUCO_BOT_SEED_SECRET`: the secret bots' random seeds are derived from (default: from
   DJANGO_SECRET_KEY). `TRUCO_UNSAFE_UNJAILED_BOTS=1` runs untrusted bots WITHOUT the jail: for a
   developer's own machine only.
@@ -30,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -61,6 +68,12 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+# Keys the seeds of the daily deals (tournaments/seeds.py), which are otherwise computed from
+# public facts only; by default derived from the secret key, never the key itself.
+TRUCO_DEAL_SECRET = (
+    os.environ.get("TRUCO_DEAL_SECRET")
+    or hashlib.sha256(f"truco-deal-secret:{SECRET_KEY}".encode()).hexdigest()
+)
 # The local names are always allowed: health checks run inside the container.
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"] + [
     h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()
@@ -81,6 +94,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "rest_framework.authtoken",
+    "axes",  # locks out repeated wrong passwords (login page, admin, API token)
     "tournaments",
     "play",
 ]
@@ -98,6 +112,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused during a lockout into the 429 page (or JSON for the API).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -174,11 +190,38 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
+# --- login throttling (django-axes; docs/security.md) -----------------------------------
+# Every password check goes through Axes first: after TRUCO_LOGIN_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair is locked out for TRUCO_LOGIN_COOLOFF_MINUTES
+# (each new try during the lockout starts the wait again). Locking the pair, not the address
+# alone, lets others behind the same address log in; the API token view also has a rate per
+# address (REST_FRAMEWORK below) against one address trying many usernames.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("TRUCO_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("TRUCO_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.web.lockout.lockout_response"
+AXES_VERBOSE = False
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # Bounded JSON (size, depth) and a message for every refused body: never a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Truco Arena API",
@@ -245,6 +288,8 @@ TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
+# The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
+TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
 # The secret from which every bot's random seed is derived (engine/botseed.py): a bot cannot
 # turn its seed back into the deal. From SECRET_KEY unless set, so that all workers agree.
 TRUCO_BOT_SEED_SECRET = (

@@ -12,11 +12,7 @@ from typing import Any
 from .plugins import plugin_manager, registry
 from .runner import ISOLATIONS, BotSpec, GameResult, play_game
 from .seats import SeatPool
-
-
-def game_seed(match_seed: int, index: int) -> int:
-    """The deal seed of game (or pair) `index` of a match: reproducible, never from hash()."""
-    return match_seed * 1_000_003 + index
+from .seeds import game_seed  # one-way: a finished game's seed tells nothing of the others
 
 
 @dataclass(frozen=True)

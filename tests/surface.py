@@ -92,3 +92,17 @@ def client_for(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def play_until(client, match_id: int, state: dict, done=lambda s: s["status"] == "done") -> dict:
+    """The human plays its first legal action at each of its turns until `done(state)` (by
+    default: the match is over); the last table state."""
+    for _ in range(500):
+        if done(state):
+            return state
+        seat = str(state["to_act"])
+        state = client.post(
+            f"/api/play/matches/{match_id}/act/",
+            {"action": state["observations"][seat]["legal"][0]},
+        ).json()
+    raise AssertionError(f"not reached in 500 actions; last state: {state}")

@@ -29,6 +29,15 @@ from .models import (
     TableSettings,
     Tournament,
 )
+from .seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
+
+
+def shown_seed(seed: int, revealed: bool) -> str:
+    """A seed as the admin shows it: staff may play too, so not before the public may see it."""
+    fields = seed_fields(seed, revealed)
+    if revealed:
+        return str(fields["seed"])
+    return f"secret until the end; commitment {fields['seed_commitment']}"
 
 
 def registry_choices(names) -> list[tuple[str, str]]:
@@ -358,8 +367,21 @@ class TournamentAdmin(admin.ModelAdmin):
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None and obj.status != Tournament.Status.DRAFT:
             # Matches were paired and played under these settings: they stay as they were.
-            fields += Tournament.PLAY_SETTINGS
+            fields += [*Tournament.PLAY_SETTINGS, "deal_seed"]
         return fields
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or obj.status == Tournament.Status.DRAFT:
+            return fieldsets  # the organiser may still choose it
+        return [
+            (name, {**opts, "fields": [f if f != "seed" else "deal_seed" for f in opts["fields"]]})
+            for name, opts in fieldsets
+        ]
+
+    @admin.display(description="seed")
+    def deal_seed(self, tournament: Tournament) -> str:
+        return shown_seed(tournament.seed, tournament_seed_revealed(tournament))
 
     def get_inlines(self, request, obj):
         if obj is not None and obj.status != Tournament.Status.DRAFT:
@@ -538,7 +560,7 @@ class MatchAdmin(admin.ModelAdmin):
         "key",
         "entrant_a",
         "entrant_b",
-        "seed",
+        "deal_seed",
         "status",
         "attempts",
         "worker",
@@ -560,7 +582,13 @@ class MatchAdmin(admin.ModelAdmin):
         "to_act",
         "turn_deadline",
     ]
-    exclude = ["live_record"]  # the cards of a game in play: not even on the admin's screen
+    # The cards of a game in play: not even on the admin's screen; the seed is shown by
+    # deal_seed, a commitment until the match is done.
+    exclude = ["live_record", "seed"]
+
+    @admin.display(description="seed")
+    def deal_seed(self, match: Match) -> str:
+        return shown_seed(match.seed, match_seed_revealed(match))
 
     def has_add_permission(self, request) -> bool:
         return False  # matches come from the format, not by hand
@@ -637,12 +665,13 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ["termination", "winner_side", "match__tournament__variant"]
     search_fields = ["match__key", "match__tournament__name"]
     list_select_related = ["match", "match__tournament"]
+    exclude = ["seed"]  # shown by deal_seed: a commitment until its match is done
     readonly_fields = [
         "match",
         "index",
         "pair",
         "a_team",
-        "seed",
+        "deal_seed",
         "score_a",
         "score_b",
         "winner_side",
@@ -652,7 +681,12 @@ class GameAdmin(admin.ModelAdmin):
         "actions",
         "replay_link",
         "record",
+        "private",
     ]
+
+    @admin.display(description="seed")
+    def deal_seed(self, game: Game) -> str:
+        return shown_seed(game.seed, match_seed_revealed(game.match))
 
     def has_add_permission(self, request) -> bool:
         return False

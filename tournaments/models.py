@@ -494,6 +494,9 @@ class Game(models.Model):
     fault_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hands = models.PositiveIntegerField(default=0)
     actions = models.PositiveIntegerField(default=0)
+    # The bot's own error message and the seats' logs: never serialized for the public, only
+    # for the owner of the bot and staff (tournaments/game_privacy.py, GET /api/games/{id}/logs/).
+    private = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

@@ -21,7 +21,7 @@ from django.utils import timezone
 from .formats import FORMATS, Format, MatchResult, Pairing
 from .models import Entrant, Match, Rating, Round, Tournament
 from .seeds import derive_seed, match_seed
-from .validation import check_entrant_count, check_tournament
+from .validation import check_entrant_count, check_entry_budgets, check_tournament
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,7 @@ def start(tournament: Tournament) -> None:
             raise ValueError(f"tournament {tournament} is {tournament.status}, not a draft")
         check_tournament(tournament)
         check_entrant_count(tournament, tournament.entrants.count())
+        check_entry_budgets(tournament)
         assign_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()

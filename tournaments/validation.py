@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from engine.errors import OptionError
 from engine.plugins import registry
 
+from .budgets import budget_errors, entry_errors, server_cap
 from .formats import FORMATS, FormatError
 from .formats.standings import validate_metrics
 from .trust import build_error
@@ -95,9 +96,20 @@ def check_bot(plugin: str, params: Any) -> None:
         raise ValidationError({"plugin": f"unknown bot {plugin!r}; registered bots: {known}"})
     if not isinstance(params, Mapping):
         raise ValidationError({"params": f"must be an object of name: value, not {params!r}"})
+    errors = budget_errors(plugin, params, server_cap(), "this server")
+    if errors:
+        raise ValidationError({"params": errors})
     error = build_error(plugin, params)
     if error:
         raise ValidationError({"params": error})
+
+
+def check_entry_budgets(tournament) -> None:
+    """No entered bot asks more time per decision than the tournament's table allows."""
+    bots = [e.bot for e in tournament.entrants.select_related("bot") if e.bot is not None]
+    errors = entry_errors(bots, tournament.table.turn_seconds)
+    if errors:
+        raise ValidationError(errors)
 
 
 def check_entrant_count(tournament, count: int) -> None:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from play.models import LiveMatch, Presence
 from play.services import advance
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
-from tests.surface import client_for
+from tests.surface import client_for, play_until
 from tournaments import lifecycle
 from tournaments.models import Entrant, Game, Match, TableSettings, Tournament
 
@@ -67,16 +67,7 @@ def open_match(match, player):
 
 
 def play_to_end(client, match_id: int, state: dict) -> dict:
-    """The human plays its first legal action at each of its turns until the match is done."""
-    for _ in range(500):
-        if state["status"] == "done":
-            break
-        seat = str(state["to_act"])
-        state = client.post(
-            f"/api/play/matches/{match_id}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
-        ).json()
-    return state
+    return play_until(client, match_id, state)
 
 
 def test_a_human_match_waits_for_its_human_and_bots_play_up_to_their_decision():

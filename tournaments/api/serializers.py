@@ -15,8 +15,11 @@ from rest_framework import serializers
 from engine.plugins import registry
 
 from ..bot_names import check_user_bot_name
+from ..budgets import entry_errors
 from ..builders import check_enterable
+from ..game_privacy import public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
+from ..seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
 from ..validation import check_bot, check_entrant_count, check_tournament
 from .errors import BadRequest, django_errors
 from .standings import progress, total_matches
@@ -368,6 +371,7 @@ class AddEntrantSerializer(EntrantInputSerializer):
             )
         existing = list(tournament.entrants.select_related("bot").prefetch_related("members"))
         check_entrant_list(tournament, [*existing_as_input(existing), attrs], minimum=False)
+        check_budgets([attrs], tournament.table.turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Entrant:
@@ -379,6 +383,13 @@ def existing_as_input(entrants: list[Entrant]) -> list[dict[str, Any]]:
         {"name": e.name, "bot": e.bot, "members": list(e.members.all()), "seed": e.seed}
         for e in entrants
     ]
+
+
+def check_budgets(entrants: list[dict[str, Any]], turn_seconds: int | None) -> None:
+    """No bot entered asks more time per decision than the table gives (tournaments/budgets)."""
+    errors = entry_errors([item["bot"] for item in entrants if item.get("bot")], turn_seconds)
+    if errors:
+        raise serializers.ValidationError({"entrants": errors})
 
 
 def check_entrant_list(
@@ -446,16 +457,38 @@ TOURNAMENT_FIELDS = [
 ]
 
 
-class TournamentSerializer(serializers.ModelSerializer):
-    """A tournament as listed: its settings, table, entrant count and progress."""
+class SeedShownMixin:
+    """`seed` is null until it may be revealed (tournaments/seed_disclosure.py);
+    `seed_commitment`, sha256 of "truco-seed:<seed>" in hex, is shown from the start."""
+
+    def seed_revealed(self, instance) -> bool:
+        raise NotImplementedError
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, instance) -> int | None:
+        return seed_fields(instance.seed, self.seed_revealed(instance))["seed"]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_seed_commitment(self, instance) -> str:
+        return seed_fields(instance.seed, False)["seed_commitment"]
+
+
+class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
+    """A tournament as listed: its settings, table, entrant count and progress. Its seed is
+    shown once it is done or cancelled; until then, its commitment."""
 
     table = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+    seed_commitment = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
-        fields = [*TOURNAMENT_FIELDS, "table", "entrant_count", "progress"]
+        fields = [*TOURNAMENT_FIELDS, "seed_commitment", "table", "entrant_count", "progress"]
+
+    def seed_revealed(self, tournament: Tournament) -> bool:
+        return tournament_seed_revealed(tournament)
 
     @extend_schema_field(TableSettingsSerializer)
     def get_table(self, tournament: Tournament) -> dict[str, Any]:
@@ -542,6 +575,16 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
         if entrants is not None:
             check_entrant_list(candidate, entrants)
+        else:
+            entrants = existing_as_input(list(instance.entrants.select_related("bot")))
+        table = attrs.get("table") or {}
+        turn_seconds = table.get(
+            "turn_seconds",
+            instance.table.turn_seconds
+            if instance
+            else TableSettings._meta.get_field("turn_seconds").default,
+        )
+        check_budgets(entrants, turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
@@ -588,14 +631,19 @@ class EntrantBriefSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "seed"]
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(SeedShownMixin, serializers.ModelSerializer):
     """A match between two entrants (`entrant_b` null: a bye) and its result. A match with
-    human players is played through /api/play/; its cards in play are never shown here."""
+    human players is played through /api/play/; its cards in play are never shown here. Its
+    seed is shown once it is done (or cancelled); until then, its commitment. Why an attempt
+    failed is told to staff only: the text may come from a bot's own code."""
 
     round = serializers.IntegerField(source="round.number", read_only=True)
     entrant_a = EntrantBriefSerializer(read_only=True)
     entrant_b = EntrantBriefSerializer(read_only=True, allow_null=True)
     winner = EntrantBriefSerializer(read_only=True, allow_null=True)
+    seed = serializers.SerializerMethodField()
+    seed_commitment = serializers.SerializerMethodField()
+    error = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -618,16 +666,34 @@ class MatchSerializer(serializers.ModelSerializer):
             "games_played",
             "terminations",
             "summary",
+            "seed",
+            "seed_commitment",
             "queued_at",
             "started_at",
             "finished_at",
         ]
 
+    def seed_revealed(self, match: Match) -> bool:
+        return match_seed_revealed(match)
 
-class GameSerializer(serializers.ModelSerializer):
-    """A game of a match, without its record (see the game's detail or /record/)."""
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_error(self, match: Match) -> str:
+        if not match.error:
+            return ""
+        request = self.context.get("request")
+        if request is not None and request.user.is_staff:
+            return match.error
+        return "an attempt to play it failed (staff see why)"
+
+
+class GameSerializer(SeedShownMixin, serializers.ModelSerializer):
+    """A game of a match, without its record (see the game's detail or /record/). Its seed is
+    shown once its match is done; a forfeit's own message and logs are at /logs/, for the
+    owner of the bot at fault and staff."""
 
     tournament = serializers.IntegerField(source="match.tournament_id", read_only=True)
+    seed = serializers.SerializerMethodField()
+    seed_commitment = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
@@ -639,6 +705,7 @@ class GameSerializer(serializers.ModelSerializer):
             "pair",
             "a_team",
             "seed",
+            "seed_commitment",
             "score_a",
             "score_b",
             "winner_side",
@@ -648,14 +715,21 @@ class GameSerializer(serializers.ModelSerializer):
             "actions",
         ]
 
+    def seed_revealed(self, game: Game) -> bool:
+        return match_seed_revealed(game.match)
+
 
 class GameDetailSerializer(GameSerializer):
     """A game with its record (RECORDS.md, format truco-record/1)."""
 
-    record = serializers.JSONField(read_only=True)
+    record = serializers.SerializerMethodField()
 
     class Meta(GameSerializer.Meta):
         fields = [*GameSerializer.Meta.fields, "record"]
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_record(self, game: Game) -> dict[str, Any]:
+        return public_record(game.record)
 
 
 class ReplayFrameSerializer(serializers.Serializer):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
 from . import views
+from .auth import TokenView
 from .schema import SchemaView
 
 router = DefaultRouter()
@@ -25,7 +25,7 @@ router.register("ratings", views.RatingViewSet, basename="rating")
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("auth/token/", ObtainAuthToken.as_view(), name="api-token"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
     path("play/", include("play.api.urls")),
     path("", include(router.urls)),
 ]

@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.filters import OrderingFilter, SearchFilter
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -19,7 +20,9 @@ from play.public_view import replay_frames
 
 from .. import lifecycle
 from ..bundles.uploads import upload_version
+from ..game_privacy import private_view, public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
+from ..verification import NotVerifiable, verify_match
 from . import filters, serializers
 from .bracket import bracket_payload
 from .errors import BadRequest, FriendlyErrorsMixin
@@ -385,6 +388,25 @@ class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         lifecycle.rerun_match(match)
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
 
+    @extend_schema(
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "commitment", str, description="the seed commitment you saw before the end"
+            )
+        ],
+        responses={200: dict, 400: serializers.DetailSerializer},
+        summary="Check a finished match: seed against commitment, every card against its seed",
+    )
+    @action(detail=True, methods=["get"])
+    def verify(self, request, pk=None):
+        match = self.get_object()
+        try:
+            report = verify_match(match, request.query_params.get("commitment"))
+        except NotVerifiable as exc:
+            raise BadRequest(str(exc)) from None
+        return Response(report)
+
 
 @extend_schema_view(
     list=extend_schema(summary="Games, without their records"),
@@ -415,7 +437,7 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def record(self, request, pk=None):
         game = self.get_object()
-        response = Response(game.record)
+        response = Response(public_record(game.record))
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response
 
@@ -426,10 +448,23 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def replay(self, request, pk=None):
         game = self.get_object()
-        frames = replay_frames(game.record, reveal=True)
-        return Response(
-            {"game": game.pk, "seats": seat_names(game), "record": game.record, **frames}
-        )
+        record = public_record(game.record)
+        frames = replay_frames(record, reveal=True)
+        return Response({"game": game.pk, "seats": seat_names(game), "record": record, **frames})
+
+    @extend_schema(
+        responses={200: dict, 401: serializers.DetailSerializer, 403: serializers.DetailSerializer},
+        summary="A forfeit's own message and the bots' logs: for their owners and staff",
+    )
+    @action(detail=True, methods=["get"])
+    def logs(self, request, pk=None):
+        game = self.get_object()
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("log in as the bot's owner (or staff) to read its logs")
+        view = private_view(game, request.user)
+        if view is None:
+            raise PermissionDenied("only the owners of this game's bots, and staff, read its logs")
+        return Response(view)
 
 
 def seat_names(game: Game) -> list[dict]:

@@ -17,6 +17,7 @@ from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, standings_table, total_matches
 from ..models import Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
+from ..seed_disclosure import match_seed_revealed, seed_fields
 
 PAGE_SIZE = 25
 
@@ -83,7 +84,13 @@ def match_detail(request, pk: int):
     return render(
         request,
         "tournaments/match_detail.html",
-        {"match": match, "games": games, "has_humans": has_humans},
+        {
+            "match": match,
+            "games": games,
+            "has_humans": has_humans,
+            # The seed once the match is over, its commitment always (docs/security.md).
+            "deal": seed_fields(match.seed, match_seed_revealed(match)),
+        },
     )
 
 
@@ -122,7 +129,8 @@ def signup(request):
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Axes checks passwords only; a new account is logged in by the model backend.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(request.GET.get("next") or reverse("web:play"))
     return render(request, "registration/signup.html", {"form": form})
 
