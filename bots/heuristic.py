@@ -252,9 +252,10 @@ def partner_quality(obs: Observation, quality) -> float:
 
 
 class HeuristicBot(Bot):
+    parameters = tuple(Thresholds.__dataclass_fields__)
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.reject_unknown_params(Thresholds.__dataclass_fields__)
         self.policy = HeuristicPolicy(Thresholds(**self.params))
 
     def act(self, observation: Observation) -> str:

@@ -72,6 +72,8 @@ def _check_number(name: str, value, low: float, high: float, integer: bool = Fal
 
 
 class MctsBot(Bot):
+    parameters = ("time_ms", "iterations", "exploration", "confidence", "noise")
+
     def __init__(
         self,
         *,
@@ -82,8 +84,7 @@ class MctsBot(Bot):
         noise: float = 0.0,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        self.reject_unknown_params(("time_ms", "iterations", "exploration", "confidence", "noise"))
+        super().__init__(**kwargs)  # refuses any parameter left over after the ones above
         if iterations is None and time_ms is None:
             time_ms = DEFAULT_TIME_MS
         # Bounded, because an owner sets these and the bot runs inside the worker: a budget of

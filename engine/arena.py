@@ -245,4 +245,6 @@ def fmt_elo(value: float) -> str:
         return "+inf"
     if value == float("-inf"):
         return "-inf"
-    return f"{value:+.0f}"
+    rounded = round(value)
+    # A difference that rounds to nothing has no sign ("-0" reads as a finding).
+    return f"{rounded:+d}" if rounded else "0"

@@ -26,6 +26,17 @@ def parse_option(text: str) -> tuple[str, object]:
     return name, value
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (a count of games, pairs, a game number)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="paulista")
     parser.add_argument("--players", type=int, default=2, help="2 or 4 (where the variant allows)")
@@ -54,12 +65,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     replay = sub.add_parser("replay", help="replay a game record (RECORDS.md)")
-    replay.add_argument("file", help="a record file, or - for standard input")
+    replay.add_argument(
+        "file", help="a record file, a records file (match --records), or - for standard input"
+    )
+    replay.add_argument(
+        "--game",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="replay only game N (from 1) of a records file",
+    )
 
     match = sub.add_parser("match", help="play games between two registered bots")
     add_game_arguments(match)
-    match.add_argument("--bots", nargs=2, required=True, metavar=("BOT_A", "BOT_B"))
-    match.add_argument("--games", type=int, default=100)
+    match.add_argument(
+        "--bots",
+        nargs=2,
+        required=True,
+        metavar=("BOT_A", "BOT_B"),
+        help="registered bot names, each optionally with parameters: heuristic:bluff=0",
+    )
+    match.add_argument("--games", type=positive_int, default=100, help="at least 1")
     match.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"
     )
@@ -85,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         from .replay_cli import run_replay
 
-        return run_replay(args.file)
+        return run_replay(args.file, args.game)
     try:
         if args.command == "match":
             from .match_cli import run_match

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import json
 
+from .arena import check_bot, parse_bot
 from .cli import checked_game
+from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
 
 
 def run_match(args) -> int:
     reg, variant, options = checked_game(args)
-    for name in args.bots:
-        reg.bot(name)
+    # The same `name:key=value` syntax and the same up-front check as `arena`.
+    side_a, side_b = (parse_bot(text) for text in args.bots)
+    for side in (side_a, side_b):
+        check_bot(reg, variant, side, options, args)
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,
-        bot_a,
-        bot_b,
+        side_a,
+        side_b,
         players=args.players,
         options=options,
         preset=args.preset,
@@ -27,7 +31,10 @@ def run_match(args) -> int:
     wins = [0, 0]
     points = [0, 0]
     terminations: dict[str, int] = {}
-    records = open(args.records, "w", encoding="utf-8") if args.records else None
+    try:
+        records = open(args.records, "w", encoding="utf-8") if args.records else None
+    except OSError as exc:
+        raise TrucoError(f"cannot write the records to {args.records!r}: {exc.strerror}") from None
     games = iter_match(spec, 1)
     try:
         with progress_bar(args.games, f"{bot_a} vs {bot_b}") as advance:
