@@ -11,3 +11,6 @@ urlpatterns = [
     path("api/", include("tournaments.api.urls")),
     path("", include("tournaments.web.urls")),
 ]
+
+# JSON for a 404 under /api/ (tournaments/api/errors.py), Django's page elsewhere.
+handler404 = "tournaments.api.errors.not_found"
