@@ -252,6 +252,10 @@ def partner_quality(obs: Observation, quality) -> float:
 
 
 class HeuristicBot(Bot):
+    """A rule-based player: judges its hand against this hand's trumps, wins tricks with the
+    cheapest card that does, bets and answers bets by thresholds on its chance to win (the
+    thresholds are its parameters), and bluffs now and then."""
+
     parameters = tuple(Thresholds.__dataclass_fields__)
 
     def __init__(self, **kwargs):

@@ -253,6 +253,13 @@ class TableSettings(models.Model):
     def __str__(self) -> str:
         return f"table of {self.tournament}"
 
+    def clean(self) -> None:
+        from .validation import check_table_settings
+
+        errors = check_table_settings(self.competitive, self.stake)
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def is_players_table(self) -> bool:
         return self.master_id is not None
