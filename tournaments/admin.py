@@ -5,6 +5,8 @@ standings-and-bracket page; downloads of game records as JSON lines."""
 
 from __future__ import annotations
 
+import functools
+
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count
@@ -14,8 +16,13 @@ from django.utils.html import format_html
 from engine.plugins import registry
 
 from . import admin_views, chips, lifecycle
+from .admin_forms import (
+    EntrantForm,
+    build_tournament_form,
+    option_fieldsets,
+    registry_choices,
+)
 from .api.standings import progress, total_matches
-from .formats import FORMATS
 from .models import (
     Bot,
     ChipTransfer,
@@ -28,10 +35,6 @@ from .models import (
     TableSettings,
     Tournament,
 )
-
-
-def registry_choices(names) -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(names)]
 
 
 def progress_bar(done: int, total: int | None) -> str:
@@ -193,6 +196,7 @@ class EntrantFormSet(forms.BaseInlineFormSet):
 
 class EntrantInline(admin.TabularInline):
     model = Entrant
+    form = EntrantForm
     formset = EntrantFormSet
     fields = ["name", "bot", "members", "seed"]
     autocomplete_fields = ["bot", "members"]
@@ -220,26 +224,13 @@ class ReadOnlyEntrantInline(EntrantInline):
         return ", ".join(p.name for p in entrant.members.all()) or "-"
 
 
-class TournamentForm(forms.ModelForm):
-    variant = forms.ChoiceField(help_text="a registered variant")
-    format = forms.ChoiceField()
-
-    class Meta:
-        model = Tournament
-        fields = "__all__"
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Absent once the tournament started (they are read-only then).
-        if "variant" in self.fields:
-            self.fields["variant"].choices = registry_choices(registry().variants)
-        if "format" in self.fields:
-            self.fields["format"].choices = registry_choices(FORMATS)
+@functools.cache
+def tournament_form():
+    return build_tournament_form()
 
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    form = TournamentForm
     list_display = [
         "name",
         "variant",
@@ -257,6 +248,7 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "created_at", "started_at", "finished_at", "progress_figure"]
     actions = ["start_tournaments", "pause_tournaments", "resume_tournaments", "cancel_tournaments"]
     list_select_related = ["table_settings"]
+    # A tournament that started shows its settings as they were (read-only, options as JSON).
     fieldsets = [
         (None, {"fields": ["name", "status", "progress_figure"]}),
         ("Rules", {"fields": ["variant", "preset", "options", "players"]}),
@@ -280,6 +272,38 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_progress()
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # Set as the admin's own form (not a keyword), so that the admin still drops the
+        # declared fields that are read-only once the tournament started.
+        self.form = tournament_form()
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and obj.status != Tournament.Status.DRAFT:
+            return self.fieldsets
+        # A draft: a widget per option, grouped per variant and per format.
+        rules, formats = option_fieldsets()
+        return [
+            (None, {"fields": ["name", "status", "progress_figure"]}),
+            ("Rules", {"fields": ["variant", "preset", "players"]}),
+            *rules,
+            (
+                "Format",
+                {
+                    "fields": [
+                        "format",
+                        "metrics",
+                        "games_per_match",
+                        "pairs_per_match",
+                        "seeding",
+                        "seed",
+                    ]
+                },
+            ),
+            *formats,
+            ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
+        ]
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
@@ -376,6 +400,7 @@ class TableSettingsAdmin(admin.ModelAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(admin.ModelAdmin):
+    form = EntrantForm
     list_display = ["name", "tournament", "seed", "bot", "team"]
     list_filter = ["tournament__status", "tournament__variant"]
     search_fields = ["name", "tournament__name", "bot__name", "members__name"]

@@ -221,6 +221,10 @@ class Tournament(models.Model):
 class TableSettings(models.Model):
     """RULES.md section 5: the settings of the tables the tournament's games are played at."""
 
+    class Meta:
+        verbose_name = "table settings"
+        verbose_name_plural = "table settings"  # not "table settingss"
+
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="table_settings"
     )
