@@ -233,6 +233,7 @@ def tournament_form():
 class TournamentAdmin(admin.ModelAdmin):
     list_display = [
         "name",
+        "id",  # names may repeat: the id (and the date) tell them apart
         "variant",
         "format",
         "players",

@@ -198,7 +198,16 @@ class Tournament(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The name with what tells apart two tournaments of one name (names may repeat: every
+        player's table is a tournament, and staff may reuse a name): its id and the day it was
+        created, in the admin, the pages, the API and the commands."""
+        if self.pk is None or self.created_at is None:
+            return self.name
+        return f"{self.name} (#{self.pk}, {self.created_at:%Y-%m-%d})"
 
     def clean(self) -> None:
         from .validation import check_tournament

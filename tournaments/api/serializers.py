@@ -394,13 +394,16 @@ TOURNAMENT_FIELDS = [
 class TournamentSerializer(serializers.ModelSerializer):
     """A tournament as listed: its settings, table, entrant count and progress."""
 
+    label = serializers.CharField(
+        read_only=True, help_text="the name with the id and creation day (names may repeat)"
+    )
     table = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
-        fields = [*TOURNAMENT_FIELDS, "table", "entrant_count", "progress"]
+        fields = [*TOURNAMENT_FIELDS, "label", "table", "entrant_count", "progress"]
 
     @extend_schema_field(TableSettingsSerializer)
     def get_table(self, tournament: Tournament) -> dict[str, Any]:

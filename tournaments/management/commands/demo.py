@@ -197,7 +197,7 @@ class Command(BaseCommand):
         except (ValidationError, lifecycle.LifecycleError) as exc:
             messages = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
             raise CommandError("; ".join(messages), returncode=2) from None
-        self.say(f"    {tournament.name}: {len(names)} entrants, {opts['games']} games a match")
+        self.say(f"    {tournament.label}: {len(names)} entrants, {opts['games']} games a match")
         return tournament
 
     def run(self, tournament: Tournament) -> None:
