@@ -29,6 +29,7 @@ from config.celery import app
 
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament
+from ...database import require_migrated
 from ...execution import match_spec, play_spec
 from ...models import Match, Tournament
 from ...runner import wait_for_workers
@@ -67,6 +68,7 @@ class Command(BaseCommand):
         parser.add_argument("--skip-stack", action="store_true")
 
     def handle(self, *args, **opts):
+        require_migrated()
         db = connection.vendor
         broker = settings.CELERY_BROKER_URL.split("://")[0]
         self.stdout.write(

@@ -15,14 +15,13 @@ import time
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from engine.cli import parse_option
 from engine.progress import progress_bar
 
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament, parse_bot_items
+from ...database import require_migrated
 from ...formats import FORMATS
 from ...models import Match, Tournament
 from ...reports import standings_json, standings_text
@@ -98,7 +97,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the standings as JSON")
 
     def handle(self, *args, **opts):
-        check_migrated()
+        require_migrated()
         tournament = self.create(opts)
         started = time.perf_counter()
         if opts["workers"] or opts["external"]:
@@ -148,6 +147,8 @@ class Command(BaseCommand):
         try:
             lifecycle.start(tournament, publish=publish)
         except lifecycle.LifecycleError as exc:
+            # The draft was made by this run and never started: not left behind in the admin.
+            tournament.delete()
             raise CommandError(str(exc), returncode=BAD_INPUT) from None
 
     def run_here(self, tournament: Tournament) -> str:
@@ -212,15 +213,6 @@ class Command(BaseCommand):
             f"{games} games in {elapsed:.1f}s ({rate:,.0f} games/s)\n"
         )
         self.stdout.write(standings_text(rows))
-
-
-def check_migrated() -> None:
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        raise CommandError(
-            "the database has unapplied migrations: run `python manage.py migrate` first",
-            returncode=BAD_INPUT,
-        )
 
 
 def _broker() -> str:
