@@ -13,6 +13,13 @@ from .progress import progress_bar
 
 def run_match(args) -> int:
     reg, variant, options = checked_game(args)
+    if args.decision_seconds is not None and not args.decision_seconds > 0:
+        raise TrucoError("--decision-seconds must be a positive number of seconds")
+    if args.isolation not in (None, "inprocess"):
+        from .jail.probe import availability, unsafe_unjailed
+
+        if not unsafe_unjailed():
+            availability().require()  # refused now, not after the first game
     # The same `name:key=value` syntax and the same up-front check as `arena`.
     side_a, side_b = (parse_bot(text) for text in args.bots)
     for side in (side_a, side_b):
@@ -27,6 +34,8 @@ def run_match(args) -> int:
         preset=args.preset,
         games=args.games,
         seed=args.seed,
+        decision_seconds=args.decision_seconds,
+        isolation=args.isolation,
     )
     wins = [0, 0]
     points = [0, 0]
