@@ -147,13 +147,19 @@ def test_match_refuses_an_unwritable_records_file(capsys):
     assert "cannot write the records" in capsys.readouterr().err
 
 
-def test_a_sandboxed_bot_given_an_unknown_parameter_fails_to_start_saying_so():
+@pytest.mark.parametrize("isolation", ["process", "jail"])
+def test_a_sandboxed_bot_given_an_unknown_parameter_fails_to_start_saying_so(isolation):
+    if isolation == "jail":
+        from engine.jail.probe import availability
+
+        if not availability().ok:
+            pytest.skip("the jail is not available here")
     spec = MatchSpec(
-        "paulista", BotSpec("random", {"foo": 1}), "random", games=1, isolation="process"
+        "paulista", BotSpec("random", {"foo": 1}), "random", games=1, isolation=isolation
     )
     (game,) = play_match(spec).games
     assert game.result.termination == "crash" and game.winner_side == "b"
-    assert "unknown parameter foo" in game.result.detail
+    assert "unknown parameter foo" in game.result.fault_message
 
 
 @pytest.mark.parametrize(
