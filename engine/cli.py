@@ -66,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    replay = sub.add_parser("replay", help="replay a game record (RECORDS.md)")
+    replay = sub.add_parser(
+        "replay", help="replay a game record or a records file (docs/records.md)"
+    )
     replay.add_argument(
         "file", help="a record file, a records file (match --records), or - for standard input"
     )
