@@ -83,7 +83,8 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
         raise ArenaError(f"bot {side.name!r} rejected its parameters: {exc}") from None
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_bots_argument(parser: argparse.ArgumentParser) -> None:
+    """`--bots A B`, the same for `match` and `arena` (parsed by parse_bot)."""
     parser.add_argument(
         "--bots",
         nargs=2,
@@ -91,6 +92,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar=("BOT_A", "BOT_B"),
         help="registered bot names, each optionally with parameters: mcts:time_ms=50",
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_bots_argument(parser)
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument(

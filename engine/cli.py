@@ -12,7 +12,7 @@ import json
 import sys
 
 from .arena import add_arguments as add_arena_arguments
-from .arena import add_isolation_argument
+from .arena import add_bots_argument, add_isolation_argument
 from .errors import TrucoError
 
 
@@ -28,15 +28,23 @@ def parse_option(text: str) -> tuple[str, object]:
     return name, value
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1 (a count of games, pairs, a game number)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def whole_number(minimum: int):
+    """An argparse type: a whole number of at least `minimum` (a count of games, a game
+    number), refused with a message before anything runs."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} must be {minimum} or more")
+        return value
+
+    return parse
+
+
+positive_int = whole_number(1)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,13 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     match = sub.add_parser("match", help="play games between two registered bots")
     add_game_arguments(match)
-    match.add_argument(
-        "--bots",
-        nargs=2,
-        required=True,
-        metavar=("BOT_A", "BOT_B"),
-        help="registered bot names, each optionally with parameters: heuristic:bluff=0",
-    )
+    add_bots_argument(match)
     match.add_argument("--games", type=positive_int, default=100, help="at least 1")
     match.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"

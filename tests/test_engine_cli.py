@@ -126,7 +126,7 @@ def test_match_refuses_a_game_count_below_one(games, capsys):
         main(["match", "--bots", "random", "random", "--games", games])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "--games" in err and ("at least 1" in err or "not a whole number" in err)
+    assert "--games" in err and ("must be 1 or more" in err or "not a whole number" in err)
 
 
 def test_match_takes_bot_parameters_with_the_arena_syntax(capsys):

@@ -229,6 +229,34 @@ def tournament_form():
     return build_tournament_form()
 
 
+def tournament_fieldsets(draft: bool) -> list:
+    """A draft: a widget per option, grouped per variant and per format (admin_forms). A
+    tournament that started: its settings as they were, read-only (the options as JSON)."""
+    rules, formats = option_fieldsets() if draft else ([], [])
+    json_boxes = [] if draft else ["options"]
+    return [
+        (None, {"fields": ["name", "status", "progress_figure"]}),
+        ("Rules", {"fields": ["variant", "preset", *json_boxes, "players"]}),
+        *rules,
+        (
+            "Format",
+            {
+                "fields": [
+                    "format",
+                    *([] if draft else ["format_options"]),
+                    "metrics",
+                    "games_per_match",
+                    "pairs_per_match",
+                    "seeding",
+                    "seed",
+                ]
+            },
+        ),
+        *formats,
+        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
+    ]
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = [
@@ -249,26 +277,6 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "created_at", "started_at", "finished_at", "progress_figure"]
     actions = ["start_tournaments", "pause_tournaments", "resume_tournaments", "cancel_tournaments"]
     list_select_related = ["table_settings"]
-    # A tournament that started shows its settings as they were (read-only, options as JSON).
-    fieldsets = [
-        (None, {"fields": ["name", "status", "progress_figure"]}),
-        ("Rules", {"fields": ["variant", "preset", "options", "players"]}),
-        (
-            "Format",
-            {
-                "fields": [
-                    "format",
-                    "format_options",
-                    "metrics",
-                    "games_per_match",
-                    "pairs_per_match",
-                    "seeding",
-                    "seed",
-                ]
-            },
-        ),
-        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
-    ]
     autocomplete_fields = ["created_by"]
 
     def get_queryset(self, request):
@@ -281,30 +289,7 @@ class TournamentAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, change, **kwargs)
 
     def get_fieldsets(self, request, obj=None):
-        if obj is not None and obj.status != Tournament.Status.DRAFT:
-            return self.fieldsets
-        # A draft: a widget per option, grouped per variant and per format.
-        rules, formats = option_fieldsets()
-        return [
-            (None, {"fields": ["name", "status", "progress_figure"]}),
-            ("Rules", {"fields": ["variant", "preset", "players"]}),
-            *rules,
-            (
-                "Format",
-                {
-                    "fields": [
-                        "format",
-                        "metrics",
-                        "games_per_match",
-                        "pairs_per_match",
-                        "seeding",
-                        "seed",
-                    ]
-                },
-            ),
-            *formats,
-            ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
-        ]
+        return tournament_fieldsets(draft=obj is None or obj.status == Tournament.Status.DRAFT)
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))

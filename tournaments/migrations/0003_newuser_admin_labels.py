@@ -4,14 +4,13 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_table_rules'),
+        ("tournaments", "0002_table_rules"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='tablesettings',
-            options={'verbose_name': 'table settings', 'verbose_name_plural': 'table settings'},
+            name="tablesettings",
+            options={"verbose_name": "table settings", "verbose_name_plural": "table settings"},
         ),
     ]

@@ -9,14 +9,13 @@ not finish (failed matches, timeout), 2 bad input.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from engine.cli import parse_option
+from engine.cli import parse_option, whole_number
 from engine.progress import progress_bar
 
 from ... import lifecycle, scheduling
@@ -32,14 +31,7 @@ BAD_INPUT = 2
 NO_WORKER_HINT_SECONDS = 20.0
 
 
-def non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+non_negative = whole_number(0)
 
 
 class Command(BaseCommand):
