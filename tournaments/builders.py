@@ -14,7 +14,6 @@ from django.db import transaction
 from engine.plugins import registry
 
 from .models import Bot, Entrant, TableSettings, Tournament
-from .validation import check_entrant_count
 
 BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
 
@@ -90,7 +89,6 @@ def create_tournament(
     if seed is not None:
         tournament.seed = seed
     tournament.full_clean()
-    check_entrant_count(tournament, len(bots))  # refused before anything is saved
     with transaction.atomic():
         tournament.save()
         TableSettings.objects.create(

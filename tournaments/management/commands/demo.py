@@ -224,7 +224,11 @@ class Command(BaseCommand):
                 bots=bots_named(names),
                 games_per_match=opts["games"],
             )
-            lifecycle.start(tournament)
+            try:
+                lifecycle.start(tournament)
+            except lifecycle.LifecycleError:
+                tournament.delete()  # the demo's own draft, never started: not left behind
+                raise
         except (ValidationError, lifecycle.LifecycleError) as exc:
             messages = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
             raise CommandError("; ".join(messages), returncode=2) from None
