@@ -142,3 +142,26 @@ def test_a_command_on_a_database_not_yet_migrated_says_what_to_do(tmp_path, comm
     assert result.returncode == 2
     assert "run `python manage.py migrate` first" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.services
+def test_run_tournament_refused_on_the_services_leaves_no_draft_in_postgresql(
+    services_env, postgres_url
+):
+    """On PostgreSQL with a real worker on Redis: the refused run's draft is really gone (what
+    the admin would have listed as "0/0"), not only rolled back with a test transaction."""
+    from .conftest import sql
+
+    name = f"lonely-{os.getpid()}"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "run_tournament", "--bots", "heuristic", "--name", name]
+        + ["--workers", "1"],
+        cwd=PROJECT_DIR,
+        env=services_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "at least 2 entrants, it has 1" in result.stderr
+    assert sql(postgres_url, "SELECT id FROM tournaments_tournament WHERE name = %s", name) == []

@@ -153,6 +153,7 @@ class Command(BaseCommand):
             )
 
     def run_on_workers(self, tournament: Tournament, opts) -> str:
+        tournament_id = tournament.pk  # kept: a draft that cannot start is deleted by start()
         workers = [start_worker() for _ in range(opts["workers"])]
         try:
             for worker in workers:
@@ -179,7 +180,7 @@ class Command(BaseCommand):
 
                 status = wait_for_workers(tournament, on_progress, timeout=opts["timeout"])
         finally:
-            over = Match.objects.filter(tournament=tournament, status__in=Match.UNFINISHED)
+            over = Match.objects.filter(tournament_id=tournament_id, status__in=Match.UNFINISHED)
             idle = not over.exists()
             for worker in workers:
                 stop_worker(worker, idle=idle)
