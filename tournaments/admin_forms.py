@@ -95,7 +95,8 @@ def format_option_field(name: str, spec: OptionSpec) -> forms.Field:
     common = {"required": False, "label": name, "help_text": spec.expected}
     if isinstance(spec.default, bool):
         return forms.BooleanField(**common)
-    return forms.IntegerField(min_value=1, max_value=10**6, **common)
+    # No bounds of its own: the format's check gives the message, as in the API.
+    return forms.IntegerField(**common)
 
 
 class MetricsWidget(forms.MultiWidget):

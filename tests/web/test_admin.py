@@ -352,6 +352,11 @@ def test_a_preset_saves_only_what_differs_from_it(staff_client):
         ({"preset": "mineiro-pagat"}, "preset", "unknown preset 'mineiro-pagat'"),
         ({"metrics_0": "buchholz", "metrics_1": "buchholz"}, "metrics", "must not repeat"),
         ({"players": "3"}, "players", "played by 2 or 4 players"),
+        (
+            {"format": "swiss", "fmt__swiss__rounds": "0"},
+            "fmt__swiss__rounds",
+            "option 'rounds' must be a positive integer",
+        ),
         ({"games_per_match": "0", "pairs_per_match": "0"}, "games_per_match", "at least one"),
     ],
 )
