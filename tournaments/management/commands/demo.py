@@ -232,7 +232,8 @@ class Command(BaseCommand):
         except (ValidationError, lifecycle.LifecycleError) as exc:
             messages = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
             raise CommandError("; ".join(messages), returncode=2) from None
-        self.say(f"    {tournament.label}: {len(names)} entrants, {opts['games']} games a match")
+        games = f"{opts['games']} game{'s' if opts['games'] != 1 else ''}"
+        self.say(f"    {tournament.label}: {len(names)} entrants, {games} a match")
         return tournament
 
     def run(self, tournament: Tournament) -> None:
