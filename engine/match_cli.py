@@ -9,6 +9,7 @@ from .cli import checked_game
 from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
+from .runner import IN_PROCESS
 
 
 def run_match(args) -> int:
@@ -20,10 +21,15 @@ def run_match(args) -> int:
 
         if not unsafe_unjailed():
             availability().require()  # refused now, not after the first game
-    # The same `name:key=value` syntax and the same up-front check as `arena`.
+    # The same `name:key=value` syntax as `arena`. A bot built in this process is checked now
+    # (a misspelt parameter is an error before any game); a bot in a child process or the jail
+    # proves itself in its games, where one that cannot start forfeits each game, saying why.
     side_a, side_b = (parse_bot(text) for text in args.bots)
     for side in (side_a, side_b):
-        check_bot(reg, variant, side, options, args)
+        if (args.isolation or side.isolation) == IN_PROCESS:
+            check_bot(reg, variant, side, options, args)
+        else:
+            reg.bot(side.name)
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,
