@@ -231,6 +231,13 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Tournaments, rounds and matches each have a `status`: name each enum after its model, so
+    # that the schema has no name collision (and no "Status5a1Enum").
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "MatchStatusEnum": "tournaments.models.Match.Status",
+    },
 }
 
 LOGGING = {

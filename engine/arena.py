@@ -88,7 +88,8 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
         raise ArenaError(f"bot {side.name!r} rejected its parameters: {exc}") from None
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_bots_argument(parser: argparse.ArgumentParser) -> None:
+    """`--bots A B`, the same for `match` and `arena` (parsed by parse_bot)."""
     parser.add_argument(
         "--bots",
         nargs=2,
@@ -96,6 +97,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar=("BOT_A", "BOT_B"),
         help="registered bot names, each optionally with parameters: mcts:time_ms=50",
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_bots_argument(parser)
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument(
@@ -264,4 +269,6 @@ def fmt_elo(value: float) -> str:
         return "+inf"
     if value == float("-inf"):
         return "-inf"
-    return f"{value:+.0f}"
+    rounded = round(value)
+    # A difference that rounds to nothing has no sign ("-0" reads as a finding).
+    return f"{rounded:+d}" if rounded else "0"

@@ -5,6 +5,8 @@ standings-and-bracket page; downloads of game records as JSON lines."""
 
 from __future__ import annotations
 
+import functools
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -15,8 +17,13 @@ from django.utils.html import format_html
 from engine.plugins import registry
 
 from . import admin_views, chips, lifecycle
+from .admin_forms import (
+    EntrantForm,
+    build_tournament_form,
+    option_fieldsets,
+    registry_choices,
+)
 from .api.standings import progress, total_matches
-from .formats import FORMATS
 from .models import (
     Bot,
     ChipTransfer,
@@ -38,10 +45,6 @@ def shown_seed(seed: int, revealed: bool) -> str:
     if revealed:
         return str(fields["seed"])
     return f"secret until the end; commitment {fields['seed_commitment']}"
-
-
-def registry_choices(names) -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(names)]
 
 
 def progress_bar(done: int, total: int | None) -> str:
@@ -275,6 +278,7 @@ class EntrantFormSet(forms.BaseInlineFormSet):
 
 class EntrantInline(admin.TabularInline):
     model = Entrant
+    form = EntrantForm
     formset = EntrantFormSet
     fields = ["name", "bot", "members", "seed"]
     autocomplete_fields = ["bot", "members"]
@@ -302,28 +306,44 @@ class ReadOnlyEntrantInline(EntrantInline):
         return ", ".join(p.name for p in entrant.members.all()) or "-"
 
 
-class TournamentForm(forms.ModelForm):
-    variant = forms.ChoiceField(help_text="a registered variant")
-    format = forms.ChoiceField()
+@functools.cache
+def tournament_form():
+    return build_tournament_form()
 
-    class Meta:
-        model = Tournament
-        fields = "__all__"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Absent once the tournament started (they are read-only then).
-        if "variant" in self.fields:
-            self.fields["variant"].choices = registry_choices(registry().variants)
-        if "format" in self.fields:
-            self.fields["format"].choices = registry_choices(FORMATS)
+def tournament_fieldsets(draft: bool) -> list:
+    """A draft: a widget per option, grouped per variant and per format (admin_forms). A
+    tournament that started: its settings as they were, read-only (the options as JSON)."""
+    rules, formats = option_fieldsets() if draft else ([], [])
+    json_boxes = [] if draft else ["options"]
+    return [
+        (None, {"fields": ["name", "status", "progress_figure"]}),
+        ("Rules", {"fields": ["variant", "preset", *json_boxes, "players"]}),
+        *rules,
+        (
+            "Format",
+            {
+                "fields": [
+                    "format",
+                    *([] if draft else ["format_options"]),
+                    "metrics",
+                    "games_per_match",
+                    "pairs_per_match",
+                    "seeding",
+                    "seed",
+                ]
+            },
+        ),
+        *formats,
+        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
+    ]
 
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    form = TournamentForm
     list_display = [
         "name",
+        "id",  # names may repeat: the id (and the date) tell them apart
         "variant",
         "format",
         "players",
@@ -339,29 +359,16 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "created_at", "started_at", "finished_at", "progress_figure"]
     actions = ["start_tournaments", "pause_tournaments", "resume_tournaments", "cancel_tournaments"]
     list_select_related = ["table_settings"]
-    fieldsets = [
-        (None, {"fields": ["name", "status", "progress_figure"]}),
-        ("Rules", {"fields": ["variant", "preset", "options", "players"]}),
-        (
-            "Format",
-            {
-                "fields": [
-                    "format",
-                    "format_options",
-                    "metrics",
-                    "games_per_match",
-                    "pairs_per_match",
-                    "seeding",
-                    "seed",
-                ]
-            },
-        ),
-        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
-    ]
     autocomplete_fields = ["created_by"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_progress()
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # Set as the admin's own form (not a keyword), so that the admin still drops the
+        # declared fields that are read-only once the tournament started.
+        self.form = tournament_form()
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
@@ -371,9 +378,10 @@ class TournamentAdmin(admin.ModelAdmin):
         return fields
 
     def get_fieldsets(self, request, obj=None):
-        fieldsets = super().get_fieldsets(request, obj)
-        if obj is None or obj.status == Tournament.Status.DRAFT:
-            return fieldsets  # the organiser may still choose it
+        draft = obj is None or obj.status == Tournament.Status.DRAFT
+        fieldsets = tournament_fieldsets(draft=draft)
+        if draft:
+            return fieldsets  # the organiser may still choose the seed
         return [
             (name, {**opts, "fields": [f if f != "seed" else "deal_seed" for f in opts["fields"]]})
             for name, opts in fieldsets
@@ -471,6 +479,7 @@ class TableSettingsAdmin(admin.ModelAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(admin.ModelAdmin):
+    form = EntrantForm
     list_display = ["name", "tournament", "seed", "bot", "team"]
     list_filter = ["tournament__status", "tournament__variant"]
     search_fields = ["name", "tournament__name", "bot__name", "members__name"]

@@ -274,7 +274,16 @@ class Tournament(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The name with what tells apart two tournaments of one name (names may repeat: every
+        player's table is a tournament, and staff may reuse a name): its id and the day it was
+        created, in the admin, the pages, the API and the commands."""
+        if self.pk is None or self.created_at is None:
+            return self.name
+        return f"{self.name} (#{self.pk}, {self.created_at:%Y-%m-%d})"
 
     def clean(self) -> None:
         from .validation import check_tournament
@@ -296,6 +305,10 @@ class Tournament(models.Model):
 
 class TableSettings(models.Model):
     """RULES.md section 5: the settings of the tables the tournament's games are played at."""
+
+    class Meta:
+        verbose_name = "table settings"
+        verbose_name_plural = "table settings"  # not "table settingss"
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="table_settings"
@@ -328,6 +341,13 @@ class TableSettings(models.Model):
 
     def __str__(self) -> str:
         return f"table of {self.tournament}"
+
+    def clean(self) -> None:
+        from .validation import check_table_settings
+
+        errors = check_table_settings(self.competitive, self.stake)
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def is_players_table(self) -> bool:

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from .formats import FORMATS, Format, MatchResult, Pairing
+from .formats import FORMATS, Format, FormatError, MatchResult, Pairing
 from .models import Entrant, Match, Rating, Round, Tournament
 from .seeds import derive_seed, match_seed
 from .validation import check_entrant_count, check_entry_budgets, check_tournament
@@ -249,7 +249,14 @@ def standings(tournament: Tournament) -> list[Standing]:
         tournament.entrants.order_by("seed", "id").values_list("id", "name", "bot__player_id")
     )
     ids = [eid for eid, _, _ in entrants]
-    rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
+    try:
+        rows = format_of(tournament).standings(
+            ids, results_of(tournament), format_options(tournament)
+        )
+    except FormatError:
+        if tournament.status != Tournament.Status.DRAFT:
+            raise
+        return []  # a draft still being filled in (no entrants yet, or one): nothing to rank
     ratings = entrant_ratings(tournament, entrants)
     names = {eid: name for eid, name, _ in entrants}
     return [

@@ -58,12 +58,25 @@ def check_format_settings(fmt: str, format_options: Any, metrics: Any) -> dict[s
         FORMATS[fmt].resolve_options({k: v for k, v in format_options.items() if k != "metrics"})
     except FormatError as exc:
         errors.setdefault("format_options", []).append(str(exc))
-    if metrics:
+    if metrics is not None and metrics != []:
         try:
             validate_metrics(metrics)
         except FormatError as exc:
             errors["metrics"] = [str(exc)]
     return errors
+
+
+def check_table_settings(competitive: bool, stake: int) -> dict[str, list[str]]:
+    """RULES.md section 5: chips move only at a competitive table, so a stake at a practice
+    table would never be paid; refused rather than silently ignored."""
+    if stake and not competitive:
+        return {
+            "stake": [
+                f"a stake ({stake} chips) is played only at a competitive table: "
+                "set competitive to true, or the stake to 0 for practice"
+            ]
+        }
+    return {}
 
 
 def check_tournament(tournament) -> None:

@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from tournaments.api.serializers import MAX_GAMES_PER_MATCH
 from tournaments.models import Bot
+from tournaments.validation import check_table_settings
 
 
 class ActSerializer(serializers.Serializer):
@@ -57,6 +58,12 @@ class QuickMatchSerializer(serializers.Serializer):
         if not isinstance(value, dict):
             raise serializers.ValidationError("options must be an object of name: value")
         return value
+
+    def validate(self, attrs):
+        errors = check_table_settings(attrs["competitive"], attrs["stake"])
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
 
     def validate_bot(self, value: str):
         if not value:

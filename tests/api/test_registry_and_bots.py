@@ -128,3 +128,11 @@ def test_token_authentication(api, user):
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     created = api.post("/api/bots/", {"name": "by-token", "plugin": "random"}, format="json")
     assert created.status_code == 201 and created.json()["owner"] == user.username
+
+
+def test_every_bot_plugin_has_a_one_line_summary(api):
+    plugins = {p["name"]: p["summary"] for p in api.get("/api/bot-plugins/").json()}
+    assert all(summary and "\n" not in summary for summary in plugins.values()), plugins
+    assert "uniformly among the legal actions" in plugins["random"]
+    assert "Monte Carlo tree search" in plugins["mcts"]
+    assert "rule-based" in plugins["heuristic"]

@@ -84,3 +84,32 @@ class FriendlyErrorsMixin:
 
     def handle_exception(self, exc):
         return super().handle_exception(as_api_error(exc))
+
+
+def is_api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def unknown_api_url(request, *args, **kwargs):
+    """The last /api/ route: an unknown API URL answers a JSON 404 (not Django's HTML page or,
+    with DEBUG on, its URL list), whatever the method."""
+    from django.http import JsonResponse
+
+    return JsonResponse(
+        {
+            "detail": f"no API endpoint at {request.path}; the list is at /api/, the docs at /api/docs/"
+        },
+        status=404,
+    )
+
+
+def not_found(request, exception=None):
+    """handler404: JSON under /api/ (an Http404 raised outside DRF's own handling), Django's
+    page elsewhere."""
+    if is_api_path(request.path):
+        from django.http import JsonResponse
+
+        return JsonResponse({"detail": "not found"}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)

@@ -3,6 +3,7 @@ answers with a message per field that says what would be valid."""
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import Any
 
@@ -20,7 +21,12 @@ from ..builders import check_enterable
 from ..game_privacy import public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
 from ..seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
-from ..validation import check_bot, check_entrant_count, check_tournament
+from ..validation import (
+    check_bot,
+    check_entrant_count,
+    check_table_settings,
+    check_tournament,
+)
 from .errors import BadRequest, django_errors
 from .standings import progress, total_matches
 
@@ -63,9 +69,22 @@ class BotPluginSerializer(serializers.Serializer):
 
 def bot_plugin_json(name: str) -> dict[str, Any]:
     reg = registry()
-    factory = reg.bots[name]
-    doc = (getattr(factory, "__doc__", None) or "").strip()
-    return {"name": name, "summary": doc.split("\n\n")[0], "plugin": reg.origin[("bot", name)]}
+    return {
+        "name": name,
+        "summary": plugin_summary(reg.bots[name]),
+        "plugin": reg.origin[("bot", name)],
+    }
+
+
+def plugin_summary(factory) -> str:
+    """The first paragraph of the bot's docstring, else of its module's (where plugins commonly
+    describe themselves), on one line. A class's __doc__ is its own (docstrings are not
+    inherited), so a bot without one does not show the Bot base class's."""
+    module = sys.modules.get(getattr(factory, "__module__", None) or "")
+    for doc in (getattr(factory, "__doc__", None), getattr(module, "__doc__", None)):
+        if isinstance(doc, str) and doc.strip():
+            return " ".join(doc.strip().split("\n\n")[0].split())
+    return ""
 
 
 # --- players, bots, ratings ---------------------------------------------------------------
@@ -477,6 +496,9 @@ class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
     """A tournament as listed: its settings, table, entrant count and progress. Its seed is
     shown once it is done or cancelled; until then, its commitment."""
 
+    label = serializers.CharField(
+        read_only=True, help_text="the name with the id and creation day (names may repeat)"
+    )
     table = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
@@ -485,7 +507,7 @@ class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = [*TOURNAMENT_FIELDS, "seed_commitment", "table", "entrant_count", "progress"]
+        fields = [*TOURNAMENT_FIELDS, "seed_commitment", "label", "table", "entrant_count", "progress"]
 
     def seed_revealed(self, tournament: Tournament) -> bool:
         return tournament_seed_revealed(tournament)
@@ -570,6 +592,14 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(django_errors(exc)) from None
         if not isinstance(candidate.metrics, list):
             raise serializers.ValidationError({"metrics": ["must be a list of metric names"]})
+        table = attrs.get("table")
+        if table is not None:
+            current = instance.table if instance is not None else TableSettings()
+            table_errors = check_table_settings(
+                table.get("competitive", current.competitive), table.get("stake", current.stake)
+            )
+            if table_errors:
+                raise serializers.ValidationError({"table": table_errors})
         entrants = attrs.get("entrants")
         if entrants is None and instance is None:
             raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
@@ -602,7 +632,10 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         with transaction.atomic():
             tournament = super().update(instance, validated_data)
             if table is not None:
-                TableSettings.objects.update_or_create(tournament=tournament, defaults=table)
+                # Kept on the instance, so that the answer shows the table as it now is.
+                tournament.table_settings, _ = TableSettings.objects.update_or_create(
+                    tournament=tournament, defaults=table
+                )
             if entrants is not None:
                 tournament.entrants.all().delete()
                 create_entrants(tournament, entrants)

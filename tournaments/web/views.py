@@ -77,7 +77,11 @@ def match_detail(request, pk: int):
         Match.objects.select_related("tournament", "round", "entrant_a", "entrant_b", "winner"),
         pk=pk,
     )
-    games = Game.objects.filter(match=match).defer("record").order_by("index")
+    games = list(Game.objects.filter(match=match).defer("record").order_by("index"))
+    players = match.tournament.players
+    for game in games:  # who sat where: the sides swap seats from game to game
+        game.seats_a = seat_list(game.a_team, players)
+        game.seats_b = seat_list(1 - game.a_team, players)
     has_humans = match.entrant_b is not None and (
         match.entrant_a.bot_id is None or match.entrant_b.bot_id is None
     )
@@ -94,6 +98,12 @@ def match_detail(request, pk: int):
     )
 
 
+def seat_list(team: int, players: int) -> str:
+    """The seats of a team, in playing order: "seat 0" in 1 v 1, "seats 0 & 2" in 2 v 2."""
+    seats = [str(seat) for seat in range(players) if seat % 2 == team]
+    return f"seat{'s' if len(seats) > 1 else ''} {' & '.join(seats)}"
+
+
 def replay(request, pk: int):
     game = get_object_or_404(
         Game.objects.select_related("match__tournament").defer("record"), pk=pk
@@ -103,7 +113,7 @@ def replay(request, pk: int):
 
 def ratings(request):
     variants = sorted(registry().variants)
-    variant = request.GET.get("variant") or (variants[0] if variants else "")
+    variant = request.GET.get("variant") or default_ratings_variant(variants)
     if variant not in variants:
         raise Http404("no such variant")
     leaderboard = (
@@ -118,6 +128,17 @@ def ratings(request):
         "tournaments/ratings.html",
         {"variants": variants, "variant": variant, "board": board, "ranking": ranking},
     )
+
+
+def default_ratings_variant(variants: list[str]) -> str:
+    """The variant rated most recently (what was just played), else the first one."""
+    latest = (
+        Rating.objects.filter(variant__in=variants)
+        .order_by("-updated_at")
+        .values_list("variant", flat=True)
+        .first()
+    )
+    return latest or (variants[0] if variants else "")
 
 
 # --- accounts and play ---------------------------------------------------------------------
