@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from .health import healthz
 
@@ -9,5 +10,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("api/", include("tournaments.api.urls")),
+    # The language switcher posts to i18n/setlang/ (remembered in a cookie); the scripts read
+    # their messages from jsi18n/.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("", include("tournaments.web.urls")),
 ]
