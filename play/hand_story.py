@@ -33,7 +33,7 @@ def hand_story(
     reasons: list[str] = []
     envido_reason(extra, history, seat_name, reasons)
     flor_reason(extra, seat_name, reasons)
-    ending_reason(history, summary, ladder, words, seat_name, reasons)
+    ending_reason(history, summary, ladder, words, team_name, seat_name, reasons)
     winner = None if scored[0] == scored[1] else (0 if scored[0] > scored[1] else 1)
     if winner is None:
         headline = (
@@ -115,7 +115,9 @@ def flor_reason(extra, seat_name, reasons: list[str]) -> None:
         )
 
 
-def ending_reason(history, summary, ladder, words, seat_name, reasons: list[str]) -> None:
+def ending_reason(
+    history, summary, ladder, words, team_name, seat_name, reasons: list[str]
+) -> None:
     """Why the hand ended: its last action says it (a refusal, a fold, a run), else the tricks."""
     if not history:
         return
@@ -148,7 +150,12 @@ def ending_reason(history, summary, ladder, words, seat_name, reasons: list[str]
     if results:
         won = [sum(1 for r in results if r == team) for team in (0, 1)]
         ties = sum(1 for r in results if r == TIE)
-        text = _("tricks %(a)d-%(b)d") % {"a": won[0], "b": won[1]}
+        text = _("tricks won: %(a)s %(won_a)d, %(b)s %(won_b)d") % {
+            "a": team_name(0),
+            "won_a": won[0],
+            "b": team_name(1),
+            "won_b": won[1],
+        }
         if ties:
             text += " " + _("(%(n)d tied)") % {"n": ties}
         reasons.append(text)

@@ -131,8 +131,8 @@ def headline(winner_name, winner, viewer, score) -> str:
         return _("The game ended without a winner")
     final = f"{score[winner]}-{score[1 - winner]}"
     if any(seat % 2 == winner for seat in viewer):
-        return _("You win the game, %(score)s") % {"score": final}
-    return _("%(winner)s wins the game, %(score)s") % {"winner": winner_name, "score": final}
+        return _("You won the game, %(score)s") % {"score": final}
+    return _("%(winner)s won the game, %(score)s") % {"winner": winner_name, "score": final}
 
 
 def rematch(match: Match, mine: list[int]) -> dict[str, Any] | None:

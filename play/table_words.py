@@ -87,6 +87,8 @@ def describe(action: str, obs: dict[str, Any], rules, words: Words) -> dict[str,
     ladder = rules.ladder
     phase = obs["phase"]
     extra = obs.get("extra") or {}
+    if verb == "play" and rest.startswith("#"):  # the blind iron hand: by slot, unseen
+        return choice(action, CARD, _("card %(n)d") % {"n": int(rest[1:]) + 1}, _("unseen"))
     if verb == "play":
         return choice(action, CARD, rest, _("play it face up"))
     if verb == "cover":

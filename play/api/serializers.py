@@ -176,3 +176,6 @@ class MyMatchSerializer(serializers.Serializer):
     opponent = serializers.CharField()
     waiting = serializers.CharField()
     your_turn = serializers.BooleanField()
+    table = serializers.BooleanField(
+        help_text="a player's own table (the play page lists those), not a tournament match"
+    )
