@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench
+.PHONY: install run test lint bench messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench
+
+# The translations (locale/*/LC_MESSAGES): gather the marked messages into the .po files, then
+# compile the .mo files the site reads (committed, so running the site needs no gettext tools).
+# Needs GNU gettext (apt-get install gettext).
+I18N_IGNORE := --ignore=.venv/* --ignore=examples/* --ignore=staticfiles/* --ignore=tests/* --ignore=var/* --ignore=docs/*
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l pt_BR -l es $(I18N_IGNORE) --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs -l pt_BR -l es $(I18N_IGNORE) --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore=.venv

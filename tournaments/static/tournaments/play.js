@@ -5,8 +5,9 @@
 (function () {
   "use strict";
   const { fetchJSON, el, card, messageOf } = window.Arena;
-  const t = window.gettext || ((s) => s);
-  const fmt = (s, values) => (window.interpolate ? window.interpolate(t(s), values, true) : s);
+  const gettext = window.gettext || ((s) => s);
+  // Messages are marked with gettext() where they are written, so makemessages finds them.
+  const fmt = (s, values) => (window.interpolate ? window.interpolate(s, values, true) : s);
   const POLL_MS = 1500;
   // replaceChildren writes null as text: leave the missing parts out.
   const fill = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false && c !== ""));
@@ -17,11 +18,11 @@
     fetchJSON("/api/play/matches/").then((matches) => {
       const rows = matches.filter((m) => !m.table).map((m) => el("tr", {},
         el("td", {}, el("a", { href: options.tableUrl.replace("/0/", "/" + m.match + "/") }, m.tournament_name + " · " + m.key)),
-        el("td", {}, fmt("v %(name)s", { name: m.opponent })),
+        el("td", {}, fmt(gettext("v %(name)s"), { name: m.opponent })),
         el("td", {}, m.variant),
-        el("td", {}, m.status === "done" ? t("finished") : m.your_turn ? t("your turn") : m.waiting === "start" ? t("ready to start") : m.waiting === "next" ? t("between games") : t(m.status))));
-      table.replaceChildren(el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", {}, t("No tournament matches yet.")))));
-    }).catch(() => table.replaceChildren(el("tbody", {}, el("tr", {}, el("td", {}, t("Could not load your matches."))))));
+        el("td", {}, m.status === "done" ? gettext("finished") : m.your_turn ? gettext("your turn") : m.waiting === "start" ? gettext("ready to start") : m.waiting === "next" ? gettext("between games") : gettext(m.status))));
+      table.replaceChildren(el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", {}, gettext("No tournament matches yet.")))));
+    }).catch(() => table.replaceChildren(el("tbody", {}, el("tr", {}, el("td", {}, gettext("Could not load your matches."))))));
 
     const form = document.getElementById("quick");
     const variants = JSON.parse(document.getElementById("variants-data").textContent);
@@ -31,7 +32,7 @@
     /* The controls of the chosen variant's options, from its schema (GET /api/variants/). */
     function drawOptions() {
       const variant = variants.find((v) => v.name === form.elements.variant.value);
-      presetSelect.replaceChildren(el("option", { value: "" }, t("the variant's defaults")),
+      presetSelect.replaceChildren(el("option", { value: "" }, gettext("the variant's defaults")),
         Object.keys(variant.presets).map((name) => el("option", { value: name }, name)));
       const players = form.elements.players;
       for (const option of players.options) option.disabled = !variant.players.includes(Number(option.value));
@@ -195,15 +196,15 @@
       const parts = [];
       const total = Math.max(state.game.scheduled, state.game.index + 1);
       const over = state.status === "done" || state.status === "cancelled";
-      if (!over && state.waiting !== "next") parts.push(fmt("Game %(n)s of %(total)s", { n: state.game.index + 1, total: total }) + " · ");
-      let line = state.status === "done" ? t("The match is over.") :
-        state.status === "cancelled" ? t("The match was ended amicably.") :
-        state.waiting === "next" ? fmt("Game %(n)s is over: the table master deals the next one.", { n: state.game.finished }) :
-        state.waiting === "start" ? (mine.length ? t("Your match is ready.") : t("The match has not started.")) :
-        state.your_turn ? t("Your turn") : state.to_act === null ? "…" : fmt("Waiting for %(name)s", { name: labelOf(state, state.to_act) });
-      if (!mine.length) line += " " + t("(watching)");
+      if (!over && state.waiting !== "next") parts.push(fmt(gettext("Game %(n)s of %(total)s"), { n: state.game.index + 1, total: total }) + " · ");
+      let line = state.status === "done" ? gettext("The match is over.") :
+        state.status === "cancelled" ? gettext("The match was ended amicably.") :
+        state.waiting === "next" ? fmt(gettext("Game %(n)s is over: the table master deals the next one."), { n: state.game.finished }) :
+        state.waiting === "start" ? (mine.length ? gettext("Your match is ready.") : gettext("The match has not started.")) :
+        state.your_turn ? gettext("Your turn") : state.to_act === null ? "…" : fmt(gettext("Waiting for %(name)s"), { name: labelOf(state, state.to_act) });
+      if (!mine.length) line += " " + gettext("(watching)");
       parts.push(el("strong", {}, line));
-      if (noWorker(state)) parts.push(" · ", el("span", { class: "warning", id: "no-worker" }, t("no worker is running: the bots will answer slowly")));
+      if (noWorker(state)) parts.push(" · ", el("span", { class: "warning", id: "no-worker" }, gettext("no worker is running: the bots will answer slowly")));
       return parts;
     }
 
@@ -214,12 +215,12 @@
 
     function labelOf(state, seat) {
       const found = state.seats.find((s) => s.seat === seat);
-      return found ? (found.label || found.name) : fmt("seat %(n)s", { n: seat + 1 });
+      return found ? (found.label || found.name) : fmt(gettext("seat %(n)s"), { n: seat + 1 });
     }
 
     function teamLabel(state, team) {
       const seats = state.seats.filter((s) => s.team === team);
-      if (seats.some((s) => state.you.includes(s.seat))) return seats.length > 1 ? t("your team") : t("You");
+      if (seats.some((s) => state.you.includes(s.seat))) return seats.length > 1 ? gettext("your team") : gettext("You");
       return seats.map((s) => s.label || s.name).join(" & ");
     }
 
@@ -238,14 +239,14 @@
         return tile;
       };
       const score = view.score || [0, 0];
-      const stake = view.pending ? fmt("worth %(stake)s · %(pending)s proposed", { stake: view.stake, pending: view.pending }) : fmt("worth %(stake)s", { stake: view.stake });
+      const stake = view.pending ? fmt(gettext("worth %(stake)s · %(pending)s proposed"), { stake: view.stake, pending: view.pending }) : fmt(gettext("worth %(stake)s"), { stake: view.stake });
       const head = el("div", { class: "row table-head" },
         el("span", { class: "score", id: "score" }, teamLabel(state, 0) + " " + score[0] + " · " + score[1] + " " + teamLabel(state, 1),
-          el("small", {}, " " + fmt("(to %(target)s)", { target: view.target }))),
-        el("span", { class: "stake" }, fmt("Hand %(n)s", { n: view.hand_no + 1 }) + " · " + stake),
-        view.vira ? el("span", {}, t("vira") + " ", card(view.vira, deck)) : null,
+          el("small", {}, " " + fmt(gettext("(to %(target)s)"), { target: view.target }))),
+        el("span", { class: "stake" }, fmt(gettext("Hand %(n)s"), { n: view.hand_no + 1 }) + " · " + stake),
+        view.vira ? el("span", {}, gettext("vira") + " ", card(view.vira, deck)) : null,
         manilhas.size ? el("span", { class: "manilhas" }, (view.manilha_word || "manilha") + "s: ", [...manilhas].map((c) => marked(c))) : null,
-        view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? t("iron hand: nobody may raise") : t("a team is on the hand of eleven: no raises")) : null);
+        view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? gettext("iron hand: nobody may raise") : gettext("a team is on the hand of eleven: no raises")) : null);
       const envido = drawEnvido(state);
       const me = state.you.length ? state.you[0] : 0;
       const n = view.players;
@@ -260,7 +261,7 @@
           Array.from({ length: (view.hand_sizes || [])[seat] || 0 }, () => card(null, deck));
         const played = (view.trick || []).find(([s]) => s === seat);
         const tags = [];
-        if (seat === view.dealer) tags.push(t("deals"));
+        if (seat === view.dealer) tags.push(gettext("deals"));
         if (seat === view.mano) tags.push(view.deck.startsWith("spanish") ? "mano" : "mão");
         ring.append(el("div", {
           class: "seat place-" + place + (view.to_act === seat ? " to-act" : "") + (state.you.includes(seat) ? " you" : "") + (info.team === 1 ? " team-1" : " team-0"),
@@ -268,7 +269,7 @@
         },
         el("div", { class: "name" }, info.label || info.name || "", tags.length ? el("small", {}, " (" + tags.join(", ") + ")") : null),
         el("div", { class: "hand" }, cards),
-        el("div", { class: "played" }, played ? (played[2] ? card(null, deck, { class: "covered", title: t("covered") }) : marked(played[1])) : null)));
+        el("div", { class: "played" }, played ? (played[2] ? card(null, deck, { class: "covered", title: gettext("covered") }) : marked(played[1])) : null)));
       }
       const tricks = el("div", { class: "row tricks" }, (view.tricks || []).map((trick, i) =>
         drawTrick(state, trick, marked, deck, trickLabel(state, i, view.results[i]))));
@@ -278,9 +279,9 @@
     }
 
     function trickLabel(state, i, result) {
-      if (result === undefined) return fmt("trick %(n)s", { n: i + 1 });
-      if (result === -1) return fmt("trick %(n)s: tied", { n: i + 1 });
-      return fmt("trick %(n)s: %(team)s", { n: i + 1, team: teamLabel(state, result) });
+      if (result === undefined) return fmt(gettext("trick %(n)s"), { n: i + 1 });
+      if (result === -1) return fmt(gettext("trick %(n)s: tied"), { n: i + 1 });
+      return fmt(gettext("trick %(n)s: %(team)s"), { n: i + 1, team: teamLabel(state, result) });
     }
 
     function drawTrick(state, plays, marked, deck, label) {
@@ -295,14 +296,14 @@
       if (!e) return null;
       const parts = [];
       const yours = Object.values(e.yours || {});
-      if (yours.length) parts.push(fmt("Your envido: %(points)s", { points: yours[0] }));
+      if (yours.length) parts.push(fmt(gettext("Your envido: %(points)s"), { points: yours[0] }));
       if (e.calls.length) {
         const words = e.calls.map((c) => c.replace("_", " ")).join(" + ");
-        const status = { pending: t("waiting for an answer"), accepted: "quiero", refused: "no quiero", void: t("void: a flor was declared") }[e.status] || "";
+        const status = { pending: gettext("waiting for an answer"), accepted: "quiero", refused: "no quiero", void: gettext("void: a flor was declared") }[e.status] || "";
         parts.push(words + " · " + status);
       }
-      if (e.shown) parts.push(fmt("%(who)s won the envido with %(points)s", { who: e.shown.who, points: e.shown.points }));
-      if (e.flor.length) parts.push(fmt("flor: %(who)s", { who: e.flor.join(", ") }));
+      if (e.shown) parts.push(fmt(gettext("%(who)s won the envido with %(points)s"), { who: e.shown.who, points: e.shown.points }));
+      if (e.flor.length) parts.push(fmt(gettext("flor: %(who)s"), { who: e.flor.join(", ") }));
       return parts.length ? el("div", { class: "envido", id: "envido" }, parts.join(" · ")) : null;
     }
 
@@ -318,7 +319,7 @@
         s.reasons.length ? el("ul", {}, s.reasons.map((r) => el("li", {}, r))) : null,
         s.tricks.length === 0 ? null : el("div", { class: "row tricks" }, s.tricks.map((trick, i) =>
           drawTrick(state, trick, (c) => card(c, deck), deck, trickLabel(state, i, s.results[i])))),
-        state.game_over ? null : el("button", { class: "bet", id: "summary-ok", onclick: () => { seen = key; drawSummary(state); } }, t("OK, next hand")));
+        state.game_over ? null : el("button", { class: "bet", id: "summary-ok", onclick: () => { seen = key; drawSummary(state); } }, gettext("OK, next hand")));
     }
 
     /* The end of a game: who won, the final score, its replay, the next game or a rematch. */
@@ -328,16 +329,16 @@
       overBox.hidden = false;
       const master = state.settings.master;
       const buttons = [];
-      if (master && master.id === me(state) && state.waiting === "next") buttons.push(el("button", { class: "bet", onclick: open }, t("Deal the next game")));
-      if (state.rematch) buttons.push(el("button", { class: "bet", id: "rematch", onclick: rematch }, t("Rematch")));
-      buttons.push(el("a", { href: "/play/" }, t("Back to the tables")));
+      if (master && master.id === me(state) && state.waiting === "next") buttons.push(el("button", { class: "bet", onclick: open }, gettext("Deal the next game")));
+      if (state.rematch) buttons.push(el("button", { class: "bet", id: "rematch", onclick: rematch }, gettext("Rematch")));
+      buttons.push(el("a", { href: "/play/" }, gettext("Back to the tables")));
       overBox.className = "game-over" + (g.you_won ? " won" : g.you_lost ? " lost" : "");
       fill(overBox,
         el("h2", { id: "winner" }, g.headline),
         el("p", { class: "score", id: "final-score" }, g.teams[0] + " " + g.score[0] + " · " + g.score[1] + " " + g.teams[1]),
-        g.termination !== "normal" ? el("p", { class: "meta" }, t(g.termination)) : null,
-        g.replay ? el("p", {}, el("a", { href: g.replay, id: "replay-link" }, t("Watch the replay of this game"))) :
-          el("p", { class: "meta" }, t("The replay is ready once the match ends.")),
+        g.termination !== "normal" ? el("p", { class: "meta" }, gettext(g.termination)) : null,
+        g.replay ? el("p", {}, el("a", { href: g.replay, id: "replay-link" }, gettext("Watch the replay of this game"))) :
+          el("p", { class: "meta" }, gettext("The replay is ready once the match ends.")),
         el("div", { class: "actions" }, buttons));
     }
 
@@ -357,11 +358,11 @@
 
     function drawTableLine(state) {
       const o = state.settings;
-      const parts = [o.competitive ? t("Competitive") : t("Practice")];
-      if (o.competitive && o.stake) parts.push(fmt("stake %(n)s chips a game", { n: o.stake }));
-      if (o.daily) parts.push(t("today's deals"));
-      if (o.private) parts.push(t("private"));
-      if (o.master) parts.push(fmt("table master: %(name)s", { name: o.master.name }));
+      const parts = [o.competitive ? gettext("Competitive") : gettext("Practice")];
+      if (o.competitive && o.stake) parts.push(fmt(gettext("stake %(n)s chips a game"), { n: o.stake }));
+      if (o.daily) parts.push(gettext("today's deals"));
+      if (o.private) parts.push(gettext("private"));
+      if (o.master) parts.push(fmt(gettext("table master: %(name)s"), { name: o.master.name }));
       document.getElementById("table-line").textContent = parts.join(" · ");
     }
 
@@ -373,15 +374,15 @@
       const mine = state.you.length > 0;
       const between = state.status === "pending" || state.waiting === "next";
       if (!mine && state.free_seats > 0 && between) {
-        controls.append(el("button", { onclick: () => post("sit/") }, t("Take a seat")));
+        controls.append(el("button", { onclick: () => post("sit/") }, gettext("Take a seat")));
       }
       if (master && master.id === me(state) && state.waiting === "next" && !state.game_over) {
-        controls.append(el("button", { class: "bet", onclick: open }, t("Deal the next game")));
+        controls.append(el("button", { class: "bet", onclick: open }, gettext("Deal the next game")));
       }
       const vote = state.end_vote;
       if (mine && vote && vote.voters.length) {
         const agreed = vote.agreed.some((p) => state.seats.some((s) => s.player === p && state.you.includes(s.seat)));
-        const label = (agreed ? t("Withdraw: keep playing") : t("Propose to end amicably")) + " (" + vote.agreed.length + "/" + vote.voters.length + ")";
+        const label = (agreed ? gettext("Withdraw: keep playing") : gettext("Propose to end amicably")) + " (" + vote.agreed.length + "/" + vote.voters.length + ")";
         controls.append(el("button", { onclick: () => post("end-vote/", { agree: !agreed }) }, label));
       }
     }
@@ -391,8 +392,8 @@
       actions.replaceChildren();
       if (state.waiting === "start" && state.you.length && state.status === "pending") {
         const master = state.settings.master;
-        if (!master) actions.append(el("button", { class: "bet", onclick: open }, t("Sit down and start")));
-        else if (master.id === me(state)) actions.append(el("button", { class: "bet", onclick: open }, t("Deal the first game")));
+        if (!master) actions.append(el("button", { class: "bet", onclick: open }, gettext("Sit down and start")));
+        else if (master.id === me(state)) actions.append(el("button", { class: "bet", onclick: open }, gettext("Deal the first game")));
         return;
       }
       const list = state.your_turn ? (state.choices || {})[String(seat)] : null;
@@ -408,14 +409,14 @@
           const tile = card(c.label, deck, { tag: "button", class: manilhas.has(c.label) ? "manilha" : "", onclick: () => act(c.action, seat), "data-action": c.action, title: c.hint });
           const cover = covers[c.label];
           groups.card.push(el("div", { class: "card-choice" }, tile,
-            cover ? el("button", { class: "cover", "data-action": cover.action, title: cover.hint, onclick: () => act(cover.action, seat) }, t("cover")) : null));
+            cover ? el("button", { class: "cover", "data-action": cover.action, title: cover.hint, onclick: () => act(cover.action, seat) }, gettext("cover")) : null));
         } else {
           const cls = c.group === "card" ? "play-slot" : c.group === "answer" ? (c.action === "refuse" ? "answer refuse" : "answer") : c.group === "other" ? "other" : "bet";
           groups[c.group].push(el("button", { class: cls, "data-action": c.action, onclick: () => act(c.action, seat) },
             el("span", { class: "label" }, c.label), c.hint ? el("small", {}, c.hint) : null));
         }
       }
-      const titles = { card: t("Your cards"), bet: t("Bets"), answer: t("Answer"), other: t("Other") };
+      const titles = { card: gettext("Your cards"), bet: gettext("Bets"), answer: gettext("Answer"), other: gettext("Other") };
       for (const [group, nodes] of Object.entries(groups)) {
         if (nodes.length) actions.append(el("fieldset", { class: "group group-" + group }, el("legend", {}, titles[group]), nodes));
       }
@@ -424,9 +425,9 @@
     function drawGames(state) {
       const games = document.getElementById("games");
       if (!state.games.length) { games.replaceChildren(); return; }
-      games.replaceChildren(el("h2", {}, t("Games")), el("ul", {}, state.games.map((g) =>
-        el("li", {}, fmt("Game %(n)s", { n: g.index + 1 }) + ": " + g.points_a + "-" + g.points_b +
-          (g.termination !== "normal" ? " (" + t(g.termination) + ")" : "")))));
+      games.replaceChildren(el("h2", {}, gettext("Games")), el("ul", {}, state.games.map((g) =>
+        el("li", {}, fmt(gettext("Game %(n)s"), { n: g.index + 1 }) + ": " + g.points_a + "-" + g.points_b +
+          (g.termination !== "normal" ? " (" + gettext(g.termination) + ")" : "")))));
     }
 
     const chat = chatBox(url);
@@ -460,7 +461,7 @@
       node.hidden = false;
       bar.style.width = Math.min(100, (100 * left) / total) + "%";
       node.classList.toggle("low", left <= Math.min(10, total / 3));
-      text.textContent = fmt("%(n)s s left", { n: Math.ceil(left) });
+      text.textContent = fmt(gettext("%(n)s s left"), { n: Math.ceil(left) });
     }
     const interval = setInterval(tick, 250);
     return {
