@@ -101,14 +101,16 @@ def flor_reason(extra, seat_name, reasons: list[str]) -> None:
     best = revealed.get("best_flor")
     if best:
         reasons.append(
-            _("flor: %(seat)s had the best, %(points)d") % {
+            _("flor: %(seat)s had the best, %(points)d")
+            % {
                 "seat": seat_name(best["seat"]),
                 "points": best["points"],
             }
         )
     else:
         reasons.append(
-            _("flor: %(seats)s (%(points)s each)") % {
+            _("flor: %(seats)s (%(points)s each)")
+            % {
                 "seats": ", ".join(seat_name(s) for s in flors),
                 "points": points(FLOR_VALUE),
             }
@@ -131,7 +133,8 @@ def ending_reason(
         else:
             step = bet_step(history)
             reasons.append(
-                _("%(seat)s refused %(bet)s (%(answer)s)") % {
+                _("%(seat)s refused %(bet)s (%(answer)s)")
+                % {
                     "seat": seat_name(seat),
                     "bet": f"{raise_name(words, step)} ({ladder[min(step, len(ladder) - 1)]})",
                     "answer": words.refuse,
@@ -142,9 +145,10 @@ def ending_reason(
         reasons.append(_("%(seat)s went to the mazo") % {"seat": seat_name(seat)})
         return
     if last == "truco":
-        reasons.append(_("%(seat)s called truco when it was barred: the game is lost") % {
-            "seat": seat_name(seat)
-        })
+        reasons.append(
+            _("%(seat)s called truco when it was barred: the game is lost")
+            % {"seat": seat_name(seat)}
+        )
         return
     results = summary.get("results") or []
     if results:

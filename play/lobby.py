@@ -46,9 +46,7 @@ def open_tables(player: Player | None) -> list[TableRow]:
         .order_by("-id")
     )
     if player is not None:
-        matches = matches.exclude(
-            Q(entrant_a__members=player) | Q(entrant_b__members=player)
-        )
+        matches = matches.exclude(Q(entrant_a__members=player) | Q(entrant_b__members=player))
     between = set(
         LiveMatch.objects.filter(
             match__in=matches[: OPEN_LIMIT * 3], waiting=LiveMatch.Waiting.NEXT
@@ -84,9 +82,9 @@ def my_tables(player: Player | None) -> list[TableRow]:
         .order_by("-id")[:MINE_LIMIT]
     )
     replays: dict[int, list[int]] = {}
-    for match_id, game_id in Game.objects.filter(match__in=list(matches)).order_by(
-        "index"
-    ).values_list("match_id", "id"):
+    for match_id, game_id in (
+        Game.objects.filter(match__in=list(matches)).order_by("index").values_list("match_id", "id")
+    ):
         replays.setdefault(match_id, []).append(game_id)
     rows = []
     for match in matches:

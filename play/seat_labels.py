@@ -15,7 +15,7 @@ def seat_labels(seats: Sequence[dict[str, Any]], you: Sequence[int]) -> dict[int
     mine = set(you)
     my_teams = {s % 2 for s in mine}
     labels: dict[int, str] = {}
-    others = [s for s in seats if s["seat"] not in mine and not (s["seat"] % 2 in my_teams)]
+    others = [s for s in seats if s["seat"] not in mine and s["seat"] % 2 not in my_teams]
     counts = Counter(s["name"] for s in others)
     numbered: Counter = Counter()
     for s in seats:

@@ -45,7 +45,8 @@ def explain(state: dict[str, Any], match: Match, game, finished: list, mine: lis
         if observation and observation["legal"]:
             out["choices"][str(seat)] = choices(observation, rules)
     out["log"] = [
-        {**line, "who": name(line["seat"])} for line in log_lines(view["history"], rules.ladder, words)
+        {**line, "who": name(line["seat"])}
+        for line in log_lines(view["history"], rules.ladder, words)
     ]
     out["hand_summary"] = hand_story(
         view.get("previous_hand") or {},
@@ -77,7 +78,11 @@ def envido_facts(view: dict[str, Any], game, mine: list[int], name) -> dict[str,
     }
     if revealed.get("envido"):
         shown = revealed["envido"]
-        facts["shown"] = {"seat": shown["seat"], "who": name(shown["seat"]), "points": shown["points"]}
+        facts["shown"] = {
+            "seat": shown["seat"],
+            "who": name(shown["seat"]),
+            "points": shown["points"],
+        }
     return facts
 
 
@@ -87,9 +92,9 @@ def last_game(match: Match, finished: list, mine: list[int]) -> dict[str, Any] |
     record = played.result.record
     tournament = match.tournament
     seats = [s.to_json() for s in seating(match, tournament.players, played.a_team)]
-    viewer = [s["seat"] for s in seats if s["player"] is not None and any(
-        s["seat"] == m for m in mine
-    )]
+    viewer = [
+        s["seat"] for s in seats if s["player"] is not None and any(s["seat"] == m for m in mine)
+    ]
     labels = seat_labels(seats, viewer)
     score = list(played.result.score)
     winner = played.result.winner
@@ -118,7 +123,9 @@ def last_game(match: Match, finished: list, mine: list[int]) -> dict[str, Any] |
         "winner": winner,
         "winner_name": winner_name,
         "you_won": winner is not None and any(seat % 2 == winner for seat in viewer),
-        "you_lost": winner is not None and bool(viewer) and all(seat % 2 != winner for seat in viewer),
+        "you_lost": winner is not None
+        and bool(viewer)
+        and all(seat % 2 != winner for seat in viewer),
         "termination": played.result.termination,
         "headline": headline(winner_name, winner, viewer, score),
         "replay": reverse("web:replay", args=[pk]) if pk else None,

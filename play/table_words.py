@@ -95,11 +95,17 @@ def describe(action: str, obs: dict[str, Any], rules, words: Words) -> dict[str,
         return choice(action, CARD, rest, _("cover it: face down, it wins nothing"))
     if verb == "pair":
         up, down = rest.split(" ")
-        return choice(action, CARD, f"{up} / {down}", _("%(up)s up, %(down)s down") % {"up": up, "down": down})
+        return choice(
+            action, CARD, f"{up} / {down}", _("%(up)s up, %(down)s down") % {"up": up, "down": down}
+        )
     if verb == "truco":
         if obs["kind"] != "normal":
             return choice(action, BET, "truco", _("calling truco now loses the game"))
-        level = ladder.index(obs["pending"]) if obs["pending"] is not None else ladder.index(obs["stake"])
+        level = (
+            ladder.index(obs["pending"])
+            if obs["pending"] is not None
+            else ladder.index(obs["stake"])
+        )
         step = level + 1
         return choice(
             action, BET, raise_name(words, step), _("raise to %(value)d") % {"value": ladder[step]}
@@ -108,7 +114,9 @@ def describe(action: str, obs: dict[str, Any], rules, words: Words) -> dict[str,
         calls = tuple(extra.get("envido_calls") or ()) if phase == "envido" else ()
         return choice(action, BET, ENVIDO_NAMES[verb], envido_worth((*calls, verb), obs, rules))
     if verb == FLOR:
-        return choice(action, BET, FLOR, _("declare it: %(points)s") % {"points": points(FLOR_VALUE)})
+        return choice(
+            action, BET, FLOR, _("declare it: %(points)s") % {"points": points(FLOR_VALUE)}
+        )
     if verb in ("accept", "refuse"):
         return answer(verb, obs, rules, words)
     if verb == "fold":
@@ -134,11 +142,15 @@ def answer(verb: str, obs: dict[str, Any], rules, words: Words) -> dict[str, str
     if phase == "decide":  # the hand of eleven (ten): play it, or run
         if verb == "accept":
             return choice(
-                verb, ANSWER, _("play this hand"),
+                verb,
+                ANSWER,
+                _("play this hand"),
                 _("it is worth %(points)s") % {"points": points(rules.decided_value)},
             )
         return choice(
-            verb, ANSWER, _("run"),
+            verb,
+            ANSWER,
+            _("run"),
             _("the others score %(points)s") % {"points": points(rules.refused_value)},
         )
     if phase == "envido":
@@ -147,16 +159,22 @@ def answer(verb: str, obs: dict[str, Any], rules, words: Words) -> dict[str, str
         if verb == "accept":
             return choice(verb, ANSWER, argentine.accept, envido_worth(calls, obs, rules))
         return choice(
-            verb, ANSWER, argentine.refuse,
+            verb,
+            ANSWER,
+            argentine.refuse,
             _("the others score %(points)s") % {"points": points(refused_value(calls))},
         )
     if verb == "accept":
         return choice(
-            verb, ANSWER, words.accept,
+            verb,
+            ANSWER,
+            words.accept,
             _("the hand is then worth %(value)d") % {"value": obs["pending"]},
         )
     return choice(
-        verb, ANSWER, words.refuse,
+        verb,
+        ANSWER,
+        words.refuse,
         _("the others score %(points)s") % {"points": points(obs["stake"])},
     )
 

@@ -15,8 +15,8 @@ from .models import LiveMatch
 from .public_view import public_view
 from .seating import game_from_json, next_game, scheduled, seating
 from .services import Table, load, player_of
-from .table_story import explain, rematch
 from .table_master import free_teams, table_options
+from .table_story import explain, rematch
 
 
 class CannotWatch(Exception):

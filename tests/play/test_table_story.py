@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db
 
 
 def game(variant: str, actions=(), players: int = 2, deals=None, **options):
-    state = registry().variant(variant).new_game(players, options, seed=3, deals=deals, first_dealer=1)
+    state = (
+        registry().variant(variant).new_game(players, options, seed=3, deals=deals, first_dealer=1)
+    )
     for action in actions:
         state = state.apply(action)
     return state
@@ -56,7 +58,10 @@ def test_argentino_says_retruco_quiero_and_what_an_envido_is_worth():
     assert offered["real_envido"]["hint"] == "if accepted: 3 points"
     state = state.apply("envido")  # envido goes first; its answer is quiero / no quiero
     offered = choices_of(state)
-    assert offered["accept"]["label"] == "quiero" and offered["accept"]["hint"] == "if accepted: 2 points"
+    assert (
+        offered["accept"]["label"] == "quiero"
+        and offered["accept"]["hint"] == "if accepted: 2 points"
+    )
     assert offered["refuse"]["hint"] == "the others score 1 point"
     assert "what the leader lacks (30 points)" in offered["falta_envido"]["hint"]
 
@@ -82,7 +87,9 @@ def test_cards_come_first_then_bets_then_answers_and_covering_is_its_own_choice(
     covers = [c for c in offered.values() if c["action"].startswith("cover ")]
     plays = [c for c in offered.values() if c["action"].startswith("play ")]
     assert covers and {c["label"] for c in covers} == {c["label"] for c in plays}
-    assert all("face down" in c["hint"] for c in covers) and all("face up" in c["hint"] for c in plays)
+    assert all("face down" in c["hint"] for c in covers) and all(
+        "face up" in c["hint"] for c in plays
+    )
 
 
 def test_the_log_names_each_raise_and_what_an_answer_answered():
@@ -178,8 +185,11 @@ def test_the_new_parts_of_the_state_show_no_card_a_seat_may_not_see(user_api):
     state = quick(user_api, variant="argentino", players=4, options={"flor": True})
     table = load(Match.objects.get(pk=state["match"]))
     hidden = {
-        card for seat, hand in enumerate(table.game.state.hands) if seat not in state["you"]
-        for card in hand if card is not None
+        card
+        for seat, hand in enumerate(table.game.state.hands)
+        if seat not in state["you"]
+        for card in hand
+        if card is not None
     }
     extra = {k: state[k] for k in ("choices", "log", "hand_summary", "envido", "seats")}
     assert hidden and not hidden & strings(extra) and not hidden & strings(state["table"])
