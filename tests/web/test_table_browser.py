@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import CHROMIUM, FLAGS, browser, sync_api  # noqa: F401 (fixtures)
+from .conftest import CHROMIUM, chromium_found
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+if not chromium_found():
+    pytest.skip(f"Chromium not found at {CHROMIUM}", allow_module_level=True)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "un-truco-largo-42"
 PHONE = {"width": 390, "height": 844}
 
 
-def context_page(browser, **options):  # noqa: F811
+def context_page(browser, **options):
     context = browser.new_context(**options)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -76,7 +80,7 @@ def play_to_the_end(page, limit: int = 300) -> dict:
 def test_a_person_plays_a_whole_game_to_its_end_and_is_told_what_happened(
     browser,
     live_server,
-    settings,  # noqa: F811
+    settings,
 ):
     from tournaments.models import Game
 
@@ -121,7 +125,7 @@ def test_on_a_phone_the_table_and_a_tournament_page_fit_the_screen(
     live_server,
     settings,
     played,
-    tmp_path,  # noqa: F811
+    tmp_path,
 ):
     settings.TRUCO_PLAY_INLINE = True
     context, page = context_page(browser, viewport=PHONE)
@@ -137,7 +141,7 @@ def test_on_a_phone_the_table_and_a_tournament_page_fit_the_screen(
     context.close()
 
 
-def test_a_portuguese_browser_gets_the_table_in_portuguese(browser, live_server, settings):  # noqa: F811
+def test_a_portuguese_browser_gets_the_table_in_portuguese(browser, live_server, settings):
     settings.TRUCO_PLAY_INLINE = True
     context, page = context_page(browser, locale="pt-BR")
     sign_in(page, live_server.url, "lucia")
