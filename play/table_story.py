@@ -57,6 +57,7 @@ def explain(state: dict[str, Any], match: Match, game, finished: list, mine: lis
     )
     view["manilhas"] = manilhas(game.state.strength) if words.manilha else []
     view["manilha_word"] = words.manilha
+    view["hand_of_n_word"] = words.hand_of_n
     out["envido"] = envido_facts(view, game, mine, name)
     return out
 

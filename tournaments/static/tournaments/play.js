@@ -246,7 +246,7 @@
         el("span", { class: "stake" }, fmt(gettext("Hand %(n)s"), { n: view.hand_no + 1 }) + " · " + stake),
         view.vira ? el("span", {}, gettext("vira") + " ", card(view.vira, deck)) : null,
         manilhas.size ? el("span", { class: "manilhas" }, (view.manilha_word || "manilha") + "s: ", [...manilhas].map((c) => marked(c))) : null,
-        view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? gettext("iron hand: nobody may raise") : gettext("a team is on the hand of eleven: no raises")) : null);
+        view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? gettext("iron hand: nobody may raise") : fmt(gettext("a team is on the %(hand)s: no raises"), { hand: view.hand_of_n_word || gettext("hand of eleven") })) : null);
       const envido = drawEnvido(state);
       const me = state.you.length ? state.you[0] : 0;
       const n = view.players;
