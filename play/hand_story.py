@@ -53,14 +53,20 @@ def hand_story(
                 "team": team_name(1 - winner),
                 "points": points(scored[1 - winner]),
             }
+    tricks = summary.get("tricks", [])
+    results = summary.get("results", [])
     return {
         "hand": summary["hand_no"],
         "points": scored,
         "winner": winner,
         "headline": headline,
         "reasons": reasons,
-        "tricks": summary.get("tricks", []),
-        "results": summary.get("results", []),
+        "tricks": tricks,
+        "results": results,
+        # Who is who in that hand (the seats of the game it belongs to, which may not be the
+        # seats of the next game): the seat of each card, and each trick's winner.
+        "seats": {str(seat): seat_name(seat) for trick in tricks for seat, *_card in trick},
+        "trick_winners": [_("tied") if result == TIE else team_name(result) for result in results],
     }
 
 

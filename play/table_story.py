@@ -31,7 +31,8 @@ def explain(state: dict[str, Any], match: Match, game, finished: list, mine: lis
     for seat in state["seats"]:
         seat["label"] = labels[seat["seat"]]
     out: dict[str, Any] = {"choices": {}, "log": [], "hand_summary": None, "envido": None}
-    out["game_over"] = last_game(match, finished, mine) if game is None and finished else None
+    players = {s["player"] for s in state["seats"] if s["seat"] in mine and s["player"]}
+    out["game_over"] = last_game(match, finished, players) if game is None and finished else None
     if game is None:
         if out["game_over"] is not None:
             out["hand_summary"] = out["game_over"].pop("hand_summary")
@@ -87,15 +88,14 @@ def envido_facts(view: dict[str, Any], game, mine: list[int], name) -> dict[str,
     return facts
 
 
-def last_game(match: Match, finished: list, mine: list[int]) -> dict[str, Any] | None:
+def last_game(match: Match, finished: list, players: set[int]) -> dict[str, Any] | None:
     """The game that just ended: its winner, final score, last hand and replay link."""
     played = finished[-1]
     record = played.result.record
     tournament = match.tournament
     seats = [s.to_json() for s in seating(match, tournament.players, played.a_team)]
-    viewer = [
-        s["seat"] for s in seats if s["player"] is not None and any(s["seat"] == m for m in mine)
-    ]
+    # Sides change seats from one game to the next: the viewer's seats in that game.
+    viewer = [s["seat"] for s in seats if s["player"] in players]
     labels = seat_labels(seats, viewer)
     score = list(played.result.score)
     winner = played.result.winner

@@ -227,3 +227,23 @@ def test_the_replay_of_a_2v2_table_does_not_give_the_robot_partner_the_humans_na
     names = [s["name"] for s in seats]
     assert len(set(names)) == 4
     assert names.count(user.username) == 1 and "robot (heuristic)" in names
+
+
+def test_between_two_games_the_finished_game_is_told_from_the_players_own_seats(user_api):
+    """The sides change seats from one game to the next: the end of game 1 still calls the
+    player's team "You", and each card of its last hand is labelled with who played it then."""
+    state = quick(user_api, variant="truc-tete", games=2, options={"target": 3})
+    for _ in range(300):
+        if state["waiting"] == "next":
+            break
+        seat = str(state["to_act"])
+        action = state["observations"][seat]["legal"][0]
+        state = user_api.post(f"/api/play/matches/{state['match']}/act/", {"action": action}).json()
+    assert state["waiting"] == "next" and state["game"]["finished"] == 1
+    over = state["game_over"]
+    assert over["teams"].count("You") == 1 and "random" in over["teams"]
+    assert over["you_won"] == (over["teams"][over["winner"]] == "You")
+    story = state["hand_summary"]
+    assert set(story["seats"].values()) <= {"You", "random"}
+    assert all(w in ("You", "random", "tied") for w in story["trick_winners"])
+    assert over["replay"] is None  # the match is recorded, with its replays, when it ends

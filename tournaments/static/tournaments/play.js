@@ -284,11 +284,12 @@
       return fmt(gettext("trick %(n)s: %(team)s"), { n: i + 1, team: teamLabel(state, result) });
     }
 
-    function drawTrick(state, plays, marked, deck, label) {
+    /* names: the labels of that trick's seats when they are not the table's now (a summary). */
+    function drawTrick(state, plays, marked, deck, label, names) {
       return el("div", { class: "trick" }, el("span", { class: "who" }, label),
         plays.map(([seat, code, covered]) => el("span", {},
           covered ? card(null, deck, { class: "covered" }) : marked(code),
-          el("span", { class: "who" }, labelOf(state, seat)))));
+          el("span", { class: "who" }, names && names[String(seat)] ? names[String(seat)] : labelOf(state, seat)))));
     }
 
     function drawEnvido(state) {
@@ -318,7 +319,9 @@
         el("h2", {}, s.headline),
         s.reasons.length ? el("ul", {}, s.reasons.map((r) => el("li", {}, r))) : null,
         s.tricks.length === 0 ? null : el("div", { class: "row tricks" }, s.tricks.map((trick, i) =>
-          drawTrick(state, trick, (c) => card(c, deck), deck, trickLabel(state, i, s.results[i])))),
+          drawTrick(state, trick, (c) => card(c, deck), deck,
+            s.trick_winners[i] === undefined ? fmt(gettext("trick %(n)s"), { n: i + 1 }) : fmt(gettext("trick %(n)s: %(team)s"), { n: i + 1, team: s.trick_winners[i] }),
+            s.seats)))),
         state.game_over ? null : el("button", { class: "bet", id: "summary-ok", onclick: () => { seen = key; drawSummary(state); } }, gettext("OK, next hand")));
     }
 
