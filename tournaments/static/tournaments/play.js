@@ -321,7 +321,7 @@
         s.tricks.length === 0 ? null : el("div", { class: "row tricks" }, s.tricks.map((trick, i) =>
           drawTrick(state, trick, (c) => card(c, deck), deck,
             s.trick_winners[i] === undefined ? fmt(gettext("trick %(n)s"), { n: i + 1 }) : fmt(gettext("trick %(n)s: %(team)s"), { n: i + 1, team: s.trick_winners[i] }),
-            s.seats)))),
+            s.seats))),
         state.game_over ? null : el("button", { class: "bet", id: "summary-ok", onclick: () => { seen = key; drawSummary(state); } }, gettext("OK, next hand")));
     }
 
