@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .cli import checked_game
+from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
 
@@ -13,6 +14,13 @@ def run_match(args) -> int:
     reg, variant, options = checked_game(args)
     for name in args.bots:
         reg.bot(name)
+    if args.decision_seconds is not None and not args.decision_seconds > 0:
+        raise TrucoError("--decision-seconds must be a positive number of seconds")
+    if args.isolation not in (None, "inprocess"):
+        from .jail.probe import availability, unsafe_unjailed
+
+        if not unsafe_unjailed():
+            availability().require()  # refused now, not after the first game
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,
@@ -23,6 +31,8 @@ def run_match(args) -> int:
         preset=args.preset,
         games=args.games,
         seed=args.seed,
+        decision_seconds=args.decision_seconds,
+        isolation=args.isolation,
     )
     wins = [0, 0]
     points = [0, 0]
