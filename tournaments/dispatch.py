@@ -89,16 +89,28 @@ def sweep() -> int:
 
 
 def sweep_stale() -> int:
+    """Running or retrying matches past their lease, and running matches claimed on this
+    machine by a process that is gone (a killed worker: no need to wait for its lease)."""
+    from .execution import claim_is_stale, current_worker
+
+    now = timezone.now()
+    me = current_worker()
     with transaction.atomic():
-        stale = list(
+        claimed = (
             Match.objects.select_for_update()
             .filter(
                 tournament__status=Tournament.Status.RUNNING,
                 status__in=(Match.Status.RUNNING, Match.Status.RETRYING),
-                lease_until__lt=timezone.now(),
             )
-            .values_list("id", flat=True)
+            .filter(lease_until__isnull=False)  # a live human match has none
+            .values_list("id", "status", "worker", "lease_until")
         )
+        stale = [
+            match_id
+            for match_id, status, worker, lease_until in claimed
+            if lease_until < now
+            or (status == Match.Status.RUNNING and claim_is_stale(worker, lease_until, now, me))
+        ]
         if stale:
             log.warning("sweep: sending %d stale matches again: %s", len(stale), stale)
             Match.objects.filter(id__in=stale).update(
