@@ -6,8 +6,6 @@ import shutil
 import pytest
 
 from tests.surface import *  # noqa: F401,F403 (shared fixtures)
-from tests.tournaments.conftest import postgres_url, services_env  # noqa: F401 (real services)
-from tests.web.live_stack import live_stack  # noqa: F401 (server + worker on the services)
 from tournaments import lifecycle
 from tournaments.builders import bots_named, create_tournament
 from tournaments.runner import run_in_process

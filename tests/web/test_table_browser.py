@@ -161,14 +161,10 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese(browser, live_server,
 
 
 @pytest.mark.services
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10 section 1: on PostgreSQL POST /api/play/quick/ answers 500 "
-    "(select_for_update outside a transaction); the pgplay branch fixes it, then remove this",
-)
 def test_on_postgresql_with_a_real_worker_a_person_plays_a_whole_game(browser, live_stack):
-    """The production shape: the server on PostgreSQL hands the bots' turns to a Celery worker
-    on Redis; the person still plays to the end and is told who won."""
+    """The production shape (`live_stack` of tests/e2e_support.py): the server on PostgreSQL
+    hands the bots' turns to a Celery worker on Redis; the person still plays to the end, is
+    told who won, and the table never says that no worker is running."""
     context, page = context_page(browser)
     page.set_default_timeout(20_000)
     sign_in(page, live_stack.url, "pia")
@@ -176,6 +172,7 @@ def test_on_postgresql_with_a_real_worker_a_person_plays_a_whole_game(browser, l
     seen = play_to_the_end(page, limit=600)
     assert seen["summary"] and seen["summary"].startswith("Hand 1:")
     assert "won the game" in page.locator("#winner").inner_text()
+    assert page.locator("#no-worker").count() == 0
     page.click("#replay-link")
     page.wait_for_selector("#board .seat")
     context.close()

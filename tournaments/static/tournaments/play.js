@@ -139,10 +139,8 @@
       errorLine.textContent = "";
       if (last && last.hand_summary) seen = summaryKey(last);  // acting is moving on
       const body = { action: action, seat: seat };
-      // The decision this answers (a turn number from the state), where the server names one:
-      // a stale action then changes nothing.
-      const turn = last && (last.turn !== undefined ? last.turn : last.ply);
-      if (turn !== undefined && turn !== null) body.turn = turn;
+      // The decision this answers (the state's `turn`): a stale one is a 409 and changes nothing.
+      if (last && last.turn !== undefined && last.turn !== null) body.turn = last.turn;
       try {
         render(await fetchJSON(url + "act/", { method: "POST", body: body }));
       } catch (error) {
