@@ -56,11 +56,22 @@ def explain(state: dict[str, Any], match: Match, game, finished: list, mine: lis
         lambda team: team_label(team, labels, mine),
         name,
     )
-    view["manilhas"] = manilhas(game.state.strength) if words.manilha else []
+    # The manilhas by their rank (the one after the vira): the page marks the four cards of it.
+    # Never the cards themselves: a payload names no card of a hand that is not the viewer's.
+    view["manilha_rank"] = manilha_rank(game.state) if words.manilha else None
     view["manilha_word"] = words.manilha
     view["hand_of_n_word"] = words.hand_of_n
     out["envido"] = envido_facts(view, game, mine, name)
     return out
+
+
+def manilha_rank(state) -> str | None:
+    """The rank of the manilhas where a vira makes them (Paulista, Truc Tete); None where they
+    are fixed (Mineiro: the rules panel names them) or not dealt yet."""
+    if not state.rules.uses_vira:
+        return None
+    top = manilhas(state.strength)
+    return top[0][:-1] if top else None
 
 
 def envido_facts(view: dict[str, Any], game, mine: list[int], name) -> dict[str, Any] | None:

@@ -238,7 +238,9 @@ def test_between_two_games_the_finished_game_is_told_from_the_players_own_seats(
             break
         seat = str(state["to_act"])
         action = state["observations"][seat]["legal"][0]
-        state = user_api.post(f"/api/play/matches/{state['match']}/act/", {"action": action}).json()
+        state = user_api.post(
+            f"/api/play/matches/{state['match']}/act/", {"action": action, "turn": state["turn"]}
+        ).json()
     assert state["waiting"] == "next" and state["game"]["finished"] == 1
     over = state["game_over"]
     assert over["teams"].count("You") == 1 and "random" in over["teams"]
@@ -247,3 +249,17 @@ def test_between_two_games_the_finished_game_is_told_from_the_players_own_seats(
     assert set(story["seats"].values()) <= {"You", "random"}
     assert all(w in ("You", "random", "tied") for w in story["trick_winners"])
     assert over["replay"] is None  # the match is recorded, with its replays, when it ends
+
+
+def test_the_manilhas_are_named_by_their_rank_or_by_the_page_where_they_are_fixed(
+    user_api, client, user
+):
+    cycle = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
+    state = quick(user_api, variant="paulista")
+    vira = state["table"]["vira"][:-1]
+    assert state["table"]["manilha_rank"] == cycle[(cycle.index(vira) + 1) % len(cycle)]
+    mineiro = quick(user_api, variant="mineiro")
+    assert mineiro["table"]["manilha_rank"] is None
+    client.force_login(user)
+    page = client.get(f"/play/matches/{mineiro['match']}/").content.decode()
+    assert 'data-manilhas="4c 7h As 7d"' in page

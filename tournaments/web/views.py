@@ -161,7 +161,7 @@ def play_table(request, pk: int):
 def table_rules(match: Match) -> dict:
     """The rules panel of a table: the variant's summary, its ladder in its own words, its
     answers and the options in play."""
-    from play.table_words import ladder_words, words_of
+    from play.table_words import ladder_words, manilhas, words_of
 
     tournament = match.tournament
     variant = registry().variants.get(tournament.variant)
@@ -172,8 +172,10 @@ def table_rules(match: Match) -> dict:
     except OptionError:  # options a plugin no longer accepts: show the summary alone
         return {"variant": variant, "ladder": [], "words": None, "options": tournament.options}
     words = words_of(tournament.variant, rules)
+    fixed = [] if rules.uses_vira or not words.manilha else manilhas(rules.strength_table(None))
     return {
         "variant": variant,
+        "fixed_manilhas": fixed,
         "ladder": ladder_words(words, rules.ladder),
         "words": words,
         "envido": tournament.variant == "argentino",

@@ -227,7 +227,7 @@
     function drawBoard(node, state, observation) {
       const view = state.table;
       const deck = view.deck;
-      const manilhas = new Set(view.manilhas || []);
+      const manilhas = manilhasOf(view);
       const marked = (code, extra) => {
         const tile = card(code, deck, extra);
         if (code && manilhas.has(code)) {
@@ -274,6 +274,13 @@
       const log = el("ol", { class: "log", id: "log" }, (state.log || []).map((line) =>
         el("li", {}, el("span", { class: "who" }, line.who), " ", line.text, line.card ? marked(line.card, { class: "small" }) : null)));
       fill(node, head, envido, ring, tricks, log);
+    }
+
+    /* The manilhas: the four cards of the rank the vira makes (strongest first: clubs, hearts,
+       spades, diamonds), or the variant's fixed ones (Mineiro), named by the page. */
+    function manilhasOf(view) {
+      if (view.manilha_rank) return new Set(["c", "h", "s", "d"].map((suit) => view.manilha_rank + suit));
+      return new Set((root.dataset.manilhas || "").split(" ").filter(Boolean));
     }
 
     function trickLabel(state, i, result) {
@@ -400,7 +407,7 @@
       const list = state.your_turn ? (state.choices || {})[String(seat)] : null;
       if (!list) return;
       const deck = state.table ? state.table.deck : "";
-      const manilhas = new Set((state.table && state.table.manilhas) || []);
+      const manilhas = state.table ? manilhasOf(state.table) : new Set();
       const groups = { card: [], bet: [], answer: [], other: [] };
       const covers = {};
       for (const c of list) if (c.action.startsWith("cover ")) covers[c.label] = c;
