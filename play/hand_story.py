@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from variants.argentino_envido import CALL_VALUE, ENVIDO_CALLS, FALTA_ENVIDO, FLOR_VALUE
 
-from .table_words import ARGENTINE, ENVIDO_NAMES, Words, points, raise_name
+from .table_words import ARGENTINE, ENVIDO_NAMES, Words, accepted_step, points, raise_name
 
 TIE = -1
 
@@ -168,6 +168,12 @@ def ending_reason(
         }
         if ties:
             text += " " + _("(%(n)d tied)") % {"n": ties}
+        step = accepted_step(history)
+        if step:  # the hand was played for a raise: say which
+            text += " · " + _("played for %(bet)s (%(value)d)") % {
+                "bet": raise_name(words, step),
+                "value": ladder[min(step, len(ladder) - 1)],
+            }
         reasons.append(text)
 
 

@@ -198,48 +198,70 @@ def folds_open_envido(obs: dict[str, Any]) -> bool:
     )
 
 
+def walk(history: Sequence):
+    """Each action of a hand with what it means: (seat, action, answered, step). `answered`,
+    for accept and refuse, is what they answer ("truco", "envido", or "decide": the hand of
+    eleven); `step` is the ladder step a truco calls, or the step an accepted truco makes."""
+    level = 0  # the accepted step of the ladder
+    step = 0  # the step of the last truco called
+    pending: list[str] = []  # what waits for an answer, innermost last: "truco", "envido"
+    for seat, action in history:
+        verb = action.split(" ")[0]
+        answered = None
+        if verb == "truco":
+            if pending and pending[-1] == "truco":
+                level = step  # raising accepts the bet it answers
+            else:
+                pending.append("truco")
+            step = level + 1
+            yield seat, action, None, step
+            continue
+        if verb in ENVIDO_CALLS and not (pending and pending[-1] == "envido"):
+            pending.append("envido")
+        elif verb in ("accept", "refuse"):
+            answered = pending.pop() if pending else "decide"
+            if answered == "truco" and verb == "accept":
+                level = step
+        yield seat, action, answered, level
+
+
+def accepted_step(history: Sequence) -> int:
+    """The ladder step the hand was played for: 0 unless a truco was accepted."""
+    last = 0
+    for _seat, action, answered, step in walk(history):
+        if action == "truco":
+            last = step - 1  # calling or raising: the step below stands
+        elif answered == "truco" and action == "accept":
+            last = step
+    return last
+
+
 def log_lines(history: Sequence, ladder: Sequence[int], words: Words) -> list[dict[str, Any]]:
     """A hand's actions in the players' words: {seat, text, card}. A raise is named by its step, an
     answer by what it answered (a truco, an envido, or the hand of eleven)."""
     out = []
-    level = 0  # the accepted step of the ladder
-    pending: list[str] = []  # what waits for an answer, innermost last: "truco", "envido"
-    truco_step = 0
-    calls: list[str] = []
-    for seat, action in history:
+    for seat, action, answered, step in walk(history):
         verb = action.split(" ")[0]
+        card = None
         if verb == "truco":
-            if pending and pending[-1] == "truco":
-                level = truco_step
-            else:
-                pending.append("truco")
-            truco_step = level + 1
-            text = f"{raise_name(words, truco_step)} ({ladder[min(truco_step, len(ladder) - 1)]})"
+            text = f"{raise_name(words, step)} ({ladder[min(step, len(ladder) - 1)]})"
         elif verb in ENVIDO_CALLS:
-            if not (pending and pending[-1] == "envido"):
-                pending.append("envido")
-            calls.append(verb)
             text = ENVIDO_NAMES[verb]
-        elif verb in ("accept", "refuse"):
-            what = pending.pop() if pending else "decide"
-            if what == "envido":
-                text = ARGENTINE.accept if verb == "accept" else ARGENTINE.refuse
-            elif what == "truco":
-                if verb == "accept":
-                    level = truco_step
-                text = words.accept if verb == "accept" else words.refuse
-            else:
-                text = _("plays this hand") if verb == "accept" else _("runs")
+        elif answered == "envido":
+            text = ARGENTINE.accept if verb == "accept" else ARGENTINE.refuse
+        elif answered == "truco":
+            text = words.accept if verb == "accept" else words.refuse
+        elif answered == "decide":
+            text = _("plays this hand") if verb == "accept" else _("runs")
         elif verb == "play":
-            out.append({"seat": seat, "text": _("plays"), "card": action[5:]})
-            continue
+            text, card = _("plays"), action[5:]
         elif verb == "cover":
             text = _("covers a card")
         elif verb == "fold":
             text = _("goes to the mazo")
         else:
             text = action.replace("_", " ")
-        out.append({"seat": seat, "text": text, "card": None})
+        out.append({"seat": seat, "text": text, "card": card})
     return out
 
 

@@ -263,3 +263,12 @@ def test_the_manilhas_are_named_by_their_rank_or_by_the_page_where_they_are_fixe
     client.force_login(user)
     page = client.get(f"/play/matches/{mineiro['match']}/").content.decode()
     assert 'data-manilhas="4c 7h As 7d"' in page
+
+
+def test_a_hand_played_for_a_raise_says_for_which():
+    state = game("paulista", ["truco", "truco", "accept"])  # seis accepted: worth 6
+    while state.hand_no == 0:
+        state = state.apply(next(a for a in state.legal_actions() if a.startswith("play ")))
+    story = story_of(state)
+    assert story["reasons"][-1].endswith("played for seis (6)")
+    assert story["headline"].endswith("+6 points")
