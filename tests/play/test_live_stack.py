@@ -28,6 +28,7 @@ def wait_for_human(session: requests.Session, url: str, state: dict, seconds: fl
     return state
 
 
+@pytest.mark.live_stack_env(TRUCO_INSTANT_BOT_PLUGINS="")  # every reply from the worker
 def test_a_person_plays_a_table_to_its_end_on_postgresql_with_a_real_worker(live_stack):
     token = Token.objects.create(user=UserFactory())
     session = requests.Session()
@@ -89,3 +90,25 @@ def test_the_table_and_the_standings_say_when_no_worker_is_running(live_stack):
     assert "no worker is running" in workers["detail"]
     assert live_stack.env["TRUCO_QUEUE"] in workers["detail"]
     assert requests.get(standings, timeout=10).json()["workers"]["alive"] is False
+
+
+def test_heuristic_bots_reply_in_the_actions_own_answer(live_stack):
+    """The default: a trusted, fast bot's replies come with the answer to the action."""
+    token = Token.objects.create(user=UserFactory())
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {token.key}"
+    state = session.post(
+        f"{live_stack.url}/api/play/quick/",
+        json={"variant": "paulista", "bot": "heuristic", "turn_seconds": 0},
+        timeout=30,
+    ).json()
+    table = f"{live_stack.url}/api/play/matches/{state['match']}/"
+    for _ in range(5):
+        if state["status"] != "running":
+            break
+        legal = state["observations"][str(state["to_act"])]["legal"]
+        state = session.post(
+            f"{table}act/", json={"action": legal[0], "turn": state["turn"]}, timeout=10
+        ).json()
+        assert state["waiting"] in ("human", "done"), state["waiting"]
+        assert state["status"] == "done" or state["your_turn"]
