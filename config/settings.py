@@ -15,12 +15,17 @@
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
+- `TRUCO_BOT_SEED_SECRET`: the secret bots' random seeds are derived from (default: from
+  DJANGO_SECRET_KEY). `TRUCO_UNSAFE_UNJAILED_BOTS=1` runs untrusted bots WITHOUT the jail: for a
+  developer's own machine only.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 
@@ -249,8 +254,12 @@ CELERY_BEAT_SCHEDULE = {
 TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
-# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
-# process with a hard deadline per decision and resource limits (tournaments/trust.py).
+# The secret from which every bot's random seed is derived (engine/botseed.py): a bot cannot
+# turn its seed back into the deal. From SECRET_KEY unless set, so that all workers agree.
+TRUCO_BOT_SEED_SECRET = (
+    os.environ.get("TRUCO_BOT_SEED_SECRET")
+    or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
+)
 # Trusted bots fast enough to answer a person's action in its own request (play/services.py):
 # the page shows their replies with the action's answer. Others reply from a worker.
 TRUCO_INSTANT_BOT_PLUGINS = frozenset(
@@ -258,6 +267,8 @@ TRUCO_INSTANT_BOT_PLUGINS = frozenset(
 ) & frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )
+# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
+# process with a hard deadline per decision and resource limits (tournaments/trust.py).
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

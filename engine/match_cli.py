@@ -37,7 +37,10 @@ def run_match(args) -> int:
     wins = [0, 0]
     points = [0, 0]
     terminations: dict[str, int] = {}
-    records = open(args.records, "w", encoding="utf-8") if args.records else None
+    try:
+        records = open(args.records, "w", encoding="utf-8") if args.records else None
+    except OSError as exc:
+        raise TrucoError(f"cannot write the records to {args.records!r}: {exc.strerror}") from None
     games = iter_match(spec, 1)
     try:
         with progress_bar(args.games, f"{bot_a} vs {bot_b}") as advance:

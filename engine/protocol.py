@@ -199,8 +199,9 @@ class Transport(Protocol):
         answer comes within `seconds`, BotExited when the bot is gone, MalformedReply for a
         line that is not JSON."""
 
-    def close(self) -> None:
-        """Stop the bot (gracefully when it can; every process of it ends)."""
+    def close(self, graceful: bool = True) -> None:
+        """Stop the bot: every process of it ends. `graceful`: it may first leave by itself
+        (a moment after its input closes); not for a bot that hung."""
 
     def log_since_last(self) -> str:
         """What the bot logged since the last call (its stderr), bounded."""
@@ -246,11 +247,11 @@ class ProtocolBot:
                 self._transport.send(self._game)
         return self._transport
 
-    def _drop(self) -> None:
+    def _drop(self, graceful: bool = True) -> None:
         transport, self._transport = self._transport, None
         if transport is not None:
             try:
-                transport.close()
+                transport.close(graceful=graceful)
             finally:
                 self._log.append(transport.log_since_last())
 
@@ -297,7 +298,7 @@ class ProtocolBot:
         except (BotTimeout, MalformedReply):
             # A hung bot is replaced now (the runner plays the default move); after a garbled
             # answer nothing it sends can be trusted to be in step any more.
-            self._drop()
+            self._drop(graceful=False)
             raise
         except BotExited as exc:
             self._broken = exc
@@ -321,7 +322,7 @@ class ProtocolBot:
         try:
             self._transport.send(message)
         except BotTimeout:  # it stopped reading: replaced before its next decision
-            self._drop()
+            self._drop(graceful=False)
         except ProtocolError as exc:
             self._broken = exc
             self._drop()

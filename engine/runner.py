@@ -31,7 +31,7 @@ from .errors import IllegalAction, PluginError
 from .plugins import plugin_manager, registry
 from .protocol import MalformedReply, ProtocolError, shown_action
 from .records import RecordKeeper
-from .seats import MatchContext, SeatPool
+from .seats import MatchContext, SeatPool, registered_isolations
 from .state import GameState
 
 NORMAL = "normal"
@@ -64,13 +64,13 @@ class BotSpec:
     url: str | None = None
 
     def __post_init__(self):
-        if self.isolation not in ISOLATIONS:
+        if self.isolation not in ISOLATIONS and self.isolation not in registered_isolations():
             raise PluginError(
                 f"isolation must be one of {', '.join(ISOLATIONS[:3])}, not {self.isolation!r}"
             )
         if self.isolation == PROCESS:
             object.__setattr__(self, "isolation", JAIL)
-        if self.program is not None and self.isolation != JAIL:
+        if self.program is not None and self.isolation in (IN_PROCESS, REMOTE):
             raise PluginError("a bot with a program runs in the jail (isolation='jail')")
         if self.isolation == REMOTE and not self.url:
             raise PluginError("a remote bot needs its url")
@@ -112,7 +112,7 @@ def make_bots(
     reg=None,
     decision_seconds: float | None = None,
     *,
-    pool: SeatPool,
+    pool: SeatPool | None = None,
     seat_keys: Sequence[Any] | None = None,
     game_index: int = 0,
 ):
@@ -127,6 +127,8 @@ def make_bots(
         spec = BotSpec.of(spec)
         seed_of_seat = bot_seed(seed, seat)
         if spec.isolation != IN_PROCESS:
+            if pool is None:
+                raise PluginError("bots outside the runner's process need a SeatPool to live in")
             if spec.registered:
                 reg.bot(spec.name)  # an unknown name fails here, before any jail starts
             key = seat_keys[seat] if seat_keys is not None else seat

@@ -111,6 +111,9 @@ def bwrap_command(
     argv += mounts.args
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--perms", "1777", "--size", str(limits.tmp_mb << 20), "--tmpfs", TMP_DIR]
+    # The root itself (the folders made on the way to the binds) is read-only too: in a user
+    # namespace the bot owns them, and could otherwise plant modules on its own import path.
+    argv += ["--remount-ro", "/"]
     argv += ["--chdir", BOT_DIR if files is not None else TMP_DIR, "--clearenv"]
     variables = {"PATH": JAIL_PATH, "HOME": TMP_DIR, "TMPDIR": TMP_DIR, "LANG": "C.UTF-8"}
     variables.update(env or {})
