@@ -108,7 +108,7 @@ def test_the_secret_key_must_be_given_rather_than_defaulted():
         )
 
 
-@pytest.mark.parametrize("service", ["web", "worker"])
+@pytest.mark.parametrize("service", ["web", "worker", "play-worker"])
 def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
     """The app runs as an ordinary user: bwrap needs user namespaces and mounts, which Docker's
     default seccomp and AppArmor profiles and its masked /proc forbid; no capability is added."""
