@@ -12,7 +12,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: install install-runtime run test lint bench
+.PHONY: install install-runtime run test lint bench messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,3 +42,12 @@ test: $(DEV_STAMP)
 
 bench: $(RUNTIME_STAMP)
 	$(BIN)/python -m engine bench
+
+# The translations (locale/*/LC_MESSAGES): gather the marked messages into the .po files, then
+# compile the .mo files the site reads (committed, so running the site needs no gettext tools).
+# Needs GNU gettext (apt-get install gettext).
+I18N_IGNORE := --ignore=.venv/* --ignore=examples/* --ignore=staticfiles/* --ignore=tests/* --ignore=var/* --ignore=docs/*
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l pt_BR -l es $(I18N_IGNORE) --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs -l pt_BR -l es $(I18N_IGNORE) --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore=.venv

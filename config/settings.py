@@ -9,7 +9,8 @@
 - `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
 - `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
-- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
+- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
+  the one of human play's tasks (default `<TRUCO_QUEUE>-play`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
@@ -41,6 +42,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -107,6 +109,8 @@ MIDDLEWARE = [
     # An upload over the bundle limit is refused before anything reads its body.
     "tournaments.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the visitor's choice (set_language's cookie), else the browser's.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -127,6 +131,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -166,7 +171,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The players of these variants speak Portuguese and Spanish: the pages and the table are
+# translated (message catalogues in locale/, compiled .mo files committed; `make messages`).
+LANGUAGES = [
+    ("en", "English"),
+    ("pt-br", "Português (Brasil)"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -260,6 +273,8 @@ CELERY_BROKER_URL = (
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
+    # kombu's filesystem transport, made safe for several processes (config/filesystem_broker.py)
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
@@ -278,6 +293,15 @@ else:
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TRUCO_QUEUE", "truco")
+# Human play's tasks (a bot's reply at a table, the turn timer) have a queue of their own, so
+# that a person never waits behind tournament matches: the demo and the compose file give it a
+# worker of its own. A worker started without --queues consumes both.
+TRUCO_PLAY_QUEUE = os.environ.get("TRUCO_PLAY_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}-play"
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, TRUCO_PLAY_QUEUE)
+]
+CELERY_TASK_ROUTES = {"play.*": {"queue": TRUCO_PLAY_QUEUE}}
 CELERY_TASK_ACKS_LATE = True  # a message is acknowledged once its match is recorded
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process gives its message back
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds no more matches than it can play
@@ -287,10 +311,20 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
+# The sweep (tournaments/dispatch.py): re-sends the matches of dead workers and those the
+# broker lost. Beat runs it in the compose file; `demo` and `run_tournament --workers` run it
+# themselves on the embedded default.
+TRUCO_SWEEP_SECONDS = env_int("TRUCO_SWEEP_SECONDS", 30)
+# A queued match is taken for lost (when the broker holds fewer messages than there are queued
+# matches) once it has been queued this long.
+TRUCO_QUEUED_RESEND_SECONDS = env_int("TRUCO_QUEUED_RESEND_SECONDS", 30)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": 30.0},
+    "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": float(TRUCO_SWEEP_SECONDS)},
 }
 
+# How often a web process asks the workers whether one consumes TRUCO_QUEUE (for the
+# `workers` field of the payloads with queued work); 0 turns the check off.
+TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
@@ -303,6 +337,15 @@ TRUCO_BOT_SEED_SECRET = (
     os.environ.get("TRUCO_BOT_SEED_SECRET")
     or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
 )
+# Trusted bots fast enough to answer a person's action in its own request (play/services.py):
+# the page shows their replies with the action's answer. Others reply from a worker.
+TRUCO_INSTANT_BOT_PLUGINS = frozenset(
+    os.environ.get("TRUCO_INSTANT_BOT_PLUGINS", "random heuristic").replace(",", " ").split()
+) & frozenset(
+    os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
+)
+# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
+# process with a hard deadline per decision and resource limits (tournaments/trust.py).
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

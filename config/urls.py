@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 
 from .health import healthz
 
@@ -13,6 +14,10 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on every page (the admin's and the API docs' too).
     path("favicon.ico", RedirectView.as_view(url=static("tournaments/favicon.svg"), permanent=True)),
     path("api/", include("tournaments.api.urls")),
+    # The language switcher posts to i18n/setlang/ (remembered in a cookie); the scripts read
+    # their messages from jsi18n/.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("", include("tournaments.web.urls")),
 ]
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.utils import timezone
 
+from tournaments import worker_health
 from tournaments.models import Match, Player
 from tournaments.scheduling import needs_winner
 
@@ -14,8 +16,9 @@ from .amicable import vote_state
 from .models import LiveMatch
 from .public_view import public_view
 from .seating import game_from_json, next_game, scheduled, seating
-from .services import Table, load, player_of
+from .services import Table, inline, player_of, table_of, turn_of
 from .table_master import free_teams, table_options
+from .table_story import explain, rematch
 
 
 class CannotWatch(Exception):
@@ -35,7 +38,7 @@ def table_state(match: Match, user) -> dict[str, Any]:
     player = player_of(user)
     tournament = match.tournament
     live = LiveMatch.objects.filter(match=match).first()
-    table: Table | None = load(match) if live is not None else None
+    table: Table | None = table_of(match, live) if live is not None else None
     if table is not None:
         seats = table.seats
     else:
@@ -65,12 +68,14 @@ def table_state(match: Match, user) -> dict[str, Any]:
         "game": {
             "index": len(finished),
             "scheduled": len(scheduled(tournament, match)),
+            "finished": len(finished),
         },
         "seats": [
             {**s.to_json(), "you": s.seat in mine, "to_act": s.seat == to_act} for s in seats
         ],
         "you": mine,
         "to_act": to_act,
+        "turn": turn_of(table) if game is not None else None,
         "your_turn": to_act is not None and to_act in mine,
         "turn_deadline": deadline.isoformat() if deadline else None,
         "seconds_left": max(0.0, (deadline - timezone.now()).total_seconds()) if deadline else None,
@@ -97,11 +102,22 @@ def table_state(match: Match, user) -> dict[str, Any]:
         else None,
         "settings": table_options(settings),
         "free_seats": free_seats(match) if settings.is_players_table else 0,
+        "workers": workers_for(match, live),
         "end_vote": vote_state(table)
         if table is not None and settings.is_players_table and match.status == "running"
         else None,
+        "rematch": rematch(match, mine),
     }
+    state.update(explain(state, match, game, finished, mine))
     return state
+
+
+def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
+    """Whether a worker is there to play the bots' replies of a running match (None when no
+    worker is needed: the match is not running, or bots play in the request)."""
+    if match.status != Match.Status.RUNNING or live is None or inline():
+        return None
+    return worker_health.status(django_settings.TRUCO_PLAY_QUEUE)
 
 
 def free_seats(match: Match) -> int:

@@ -103,6 +103,6 @@ def play_until(client, match_id: int, state: dict, done=lambda s: s["status"] ==
         seat = str(state["to_act"])
         state = client.post(
             f"/api/play/matches/{match_id}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
+            {"action": state["observations"][seat]["legal"][0], "turn": state["turn"]},
         ).json()
     raise AssertionError(f"not reached in 500 actions; last state: {state}")

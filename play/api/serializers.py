@@ -15,6 +15,13 @@ class ActSerializer(serializers.Serializer):
     seat = serializers.IntegerField(
         required=False, min_value=0, max_value=11, help_text="needed only if you hold two seats"
     )
+    turn = serializers.IntegerField(
+        required=False,  # required, but said once the seat is checked (play.services.act)
+        min_value=0,
+        max_value=10**9,
+        help_text="required: the `turn` of the state you answer; an action for a decision "
+        "already taken is refused with 409",
+    )
 
 
 class QuickMatchSerializer(serializers.Serializer):
@@ -171,6 +178,11 @@ class TableStateSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     you = serializers.ListField(child=serializers.IntegerField())
     to_act = serializers.IntegerField(allow_null=True)
+    turn = serializers.IntegerField(
+        allow_null=True,
+        help_text="the number of the pending decision (actions so far in the match); send it "
+        "with an action (`act`): one for a decision already taken is refused with 409",
+    )
     your_turn = serializers.BooleanField()
     turn_deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.FloatField(allow_null=True)
@@ -180,6 +192,11 @@ class TableStateSerializer(serializers.Serializer):
     result = serializers.DictField(allow_null=True)
     settings = TableOptionsSerializer(help_text="the table's options (RULES.md section 5)")
     free_seats = serializers.IntegerField(help_text="seats of a player's table one may take")
+    workers = serializers.DictField(
+        allow_null=True,
+        help_text="whether a worker plays the bots' replies: `alive` (true, false, or null "
+        "when not checked), `detail`, `workers`; null when none is needed",
+    )
     end_vote = serializers.DictField(
         allow_null=True, help_text="the vote to end the game amicably: `agreed`, `voters`"
     )
@@ -195,3 +212,6 @@ class MyMatchSerializer(serializers.Serializer):
     opponent = serializers.CharField()
     waiting = serializers.CharField()
     your_turn = serializers.BooleanField()
+    table = serializers.BooleanField(
+        help_text="a player's own table (the play page lists those), not a tournament match"
+    )

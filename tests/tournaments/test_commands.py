@@ -165,3 +165,14 @@ def test_run_tournament_refused_on_the_services_leaves_no_draft_in_postgresql(
     assert result.returncode == 2, result.stderr[-2000:]
     assert "at least 2 entrants, it has 1" in result.stderr
     assert sql(postgres_url, "SELECT id FROM tournaments_tournament WHERE name = %s", name) == []
+
+
+def test_soak_refuses_bad_settings_with_exit_code_2():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "soak", "--minutes", "0"],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "--minutes must be positive" in result.stderr

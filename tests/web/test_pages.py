@@ -84,7 +84,7 @@ def test_play_needs_an_account_and_signup_gives_one(client, db):
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="lucia").exists()
     page = text(client.get(reverse("web:play")))
-    assert "Practice against a bot" in page and "heuristic" in page
+    assert "New table" in page and "heuristic" in page
 
 
 def test_sign_in_page(client, user):

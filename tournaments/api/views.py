@@ -468,12 +468,15 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
 
 def seat_names(game: Game) -> list[dict]:
-    """Who sat where: side A played the seats of team `a_team`, partners opposite."""
+    """Who sat where: side A played the seats of team `a_team`, partners opposite; each seat a
+    distinct name (two seats of one bot are numbered, a human's robot partner is a robot)."""
+    from play.seat_labels import seat_labels
+    from play.seating import seating
+
     match = game.match
-    sides = {0: match.entrant_a, 1: match.entrant_b}
     players = game.record.get("players", 2)
-    out = []
-    for seat in range(players):
-        entrant = sides[0] if seat % 2 == game.a_team else sides[1]
-        out.append({"seat": seat, "name": entrant.name if entrant else "?"})
-    return out
+    if match.entrant_a is None or match.entrant_b is None:
+        return [{"seat": seat, "name": "?"} for seat in range(players)]
+    seats = [s.to_json() for s in seating(match, players, game.a_team)]
+    labels = seat_labels(seats, [])
+    return [{"seat": s["seat"], "name": labels[s["seat"]]} for s in seats]

@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from engine.errors import OptionError
 from engine.plugins import registry
 
 from ..api.bracket import bracket_payload
@@ -24,7 +25,12 @@ PAGE_SIZE = 25
 
 def tournament_list(request):
     status = request.GET.get("status", "")
-    queryset = Tournament.objects.with_progress().order_by("-created_at", "-id")
+    # Players' own tables (practice and others) are listed on the play page, not here.
+    queryset = (
+        Tournament.objects.with_progress()
+        .exclude(table_settings__master__isnull=False)
+        .order_by("-created_at", "-id")
+    )
     if status in Tournament.Status.values:
         queryset = queryset.filter(status=status)
     page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -158,15 +164,49 @@ def signup(request):
 
 @login_required(login_url="web:login")
 def play_lobby(request):
+    from play.lobby import my_tables, open_tables
+    from play.services import player_of
+
     reg = registry()
     variants = [reg.variants[name].describe() for name in sorted(reg.variants)]
+    player = player_of(request.user)
     return render(
         request,
         "tournaments/play_lobby.html",
-        {"variants": variants, "bots": sorted(reg.bots)},
+        {
+            "variants": variants,
+            "bots": sorted(reg.bots),
+            "open_tables": open_tables(player),
+            "my_tables": my_tables(player),
+        },
     )
 
 
 def play_table(request, pk: int):
     match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
-    return render(request, "tournaments/play_table.html", {"match": match})
+    return render(request, "tournaments/play_table.html", {"match": match, **table_rules(match)})
+
+
+def table_rules(match: Match) -> dict:
+    """The rules panel of a table: the variant's summary, its ladder in its own words, its
+    answers and the options in play."""
+    from play.table_words import ladder_words, manilhas, words_of
+
+    tournament = match.tournament
+    variant = registry().variants.get(tournament.variant)
+    if variant is None:
+        return {"variant": None, "ladder": [], "words": None, "options": {}}
+    try:
+        rules = variant.rules(tournament.options, tournament.preset or None)
+    except OptionError:  # options a plugin no longer accepts: show the summary alone
+        return {"variant": variant, "ladder": [], "words": None, "options": tournament.options}
+    words = words_of(tournament.variant, rules)
+    fixed = [] if rules.uses_vira or not words.manilha else manilhas(rules.strength_table(None))
+    return {
+        "variant": variant,
+        "fixed_manilhas": fixed,
+        "ladder": ladder_words(words, rules.ladder),
+        "words": words,
+        "envido": tournament.variant == "argentino",
+        "options": dict(rules.options),
+    }
