@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from .errors import TrucoError
 from .match import MatchGame, MatchSpec, iter_match
 from .progress import progress_bar
-from .runner import BotSpec
+from .remote_policy import check_url, is_url
+from .runner import REMOTE, BotSpec
 from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
 
 
@@ -23,7 +24,10 @@ class ArenaError(TrucoError):
 
 
 def parse_bot(text: str) -> BotSpec:
-    """`name` or `name:key=value,key=value` (values read as JSON when they parse)."""
+    """`name` or `name:key=value,key=value` (values read as JSON when they parse), or the URL
+    of a remote bot (`https://...`, engine/remote.py)."""
+    if is_url(text):
+        return BotSpec.of(text)
     name, _, raw = text.partition(":")
     params = {}
     for item in filter(None, raw.split(",")):
@@ -58,7 +62,11 @@ def parse_sprt(items: list[str]) -> dict[str, float]:
 
 def check_bot(reg, variant, side: BotSpec, options, args) -> None:
     """Build the bot once, so that a wrong name or parameter is an error now, not a forfeit in
-    every game."""
+    every game. A remote bot's URL is checked against the policy instead (nothing of it runs
+    here)."""
+    if side.isolation == REMOTE:
+        check_url(side.url)
+        return
     factory = reg.bot(side.name)
     state = variant.new_game(args.players, options, preset=args.preset, seed=args.seed)
     try:
@@ -80,7 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs=2,
         required=True,
         metavar=("BOT_A", "BOT_B"),
-        help="registered bot names, each optionally with parameters: mcts:time_ms=50",
+        help="registered bot names, each optionally with parameters: mcts:time_ms=50; or the "
+        "URL of a remote bot (https://..., needs TRUCO_REMOTE_BOTS=1: docs/remote-bots.md)",
     )
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")

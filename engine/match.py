@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .plugins import plugin_manager, registry
-from .runner import ISOLATIONS, BotSpec, GameResult, play_game
+from .runner import ISOLATIONS, REMOTE, BotSpec, GameResult, play_game
 
 
 def game_seed(match_seed: int, index: int) -> int:
@@ -39,7 +39,11 @@ class MatchSpec:
         if self.isolation is not None:
             if self.isolation not in ISOLATIONS:
                 raise ValueError(f"isolation must be one of {', '.join(ISOLATIONS)}")
-            a, b = replace(a, isolation=self.isolation), replace(b, isolation=self.isolation)
+            # A remote bot runs no code here: there is nothing to isolate.
+            a, b = (
+                side if side.isolation == REMOTE else replace(side, isolation=self.isolation)
+                for side in (a, b)
+            )
         return a, b
 
 

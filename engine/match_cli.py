@@ -7,12 +7,16 @@ import json
 from .cli import checked_game
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
+from .remote_policy import check_url, is_url
 
 
 def run_match(args) -> int:
     reg, variant, options = checked_game(args)
     for name in args.bots:
-        reg.bot(name)
+        if is_url(name):  # a remote bot (docs/remote-bots.md): its URL must be allowed
+            check_url(name)
+        else:
+            reg.bot(name)
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,

@@ -34,28 +34,40 @@ TERMINATIONS = (NORMAL, TIMEOUT, CRASH, ILLEGAL)
 
 IN_PROCESS = "inprocess"
 PROCESS = "process"
-ISOLATIONS = (IN_PROCESS, PROCESS)
+REMOTE = "remote"  # a bot that is a URL (engine.remote): no code of its runs here
+ISOLATIONS = (IN_PROCESS, PROCESS, REMOTE)
 
 
 @dataclass(frozen=True)
 class BotSpec:
     """A registered bot by name, with its parameters, and where it runs: `inprocess` (trusted
-    code, fastest) or `process` (a child process per game with a hard deadline per decision
-    and resource limits, for code the server does not trust)."""
+    code, fastest), `process` (a child process per game with a hard deadline per decision
+    and resource limits, for code the server does not trust) or `remote` (a web server at
+    `url`, called over HTTP: engine/remote.py)."""
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
     isolation: str = IN_PROCESS
+    url: str | None = None
 
     def __post_init__(self):
         if self.isolation not in ISOLATIONS:
             raise PluginError(
                 f"isolation must be one of {', '.join(ISOLATIONS)}, not {self.isolation!r}"
             )
+        if (self.isolation == REMOTE) != bool(self.url):
+            raise PluginError("a remote bot has a URL, and only a remote bot has one")
 
     @classmethod
     def of(cls, value: BotSpec | str) -> BotSpec:
-        return value if isinstance(value, BotSpec) else cls(value)
+        """A spec as is; a name; or a URL (`https://...`): a remote bot."""
+        if isinstance(value, BotSpec):
+            return value
+        from .remote_policy import is_url
+
+        if is_url(value):
+            return cls(value, isolation=REMOTE, url=value)
+        return cls(value)
 
 
 @dataclass
@@ -93,6 +105,9 @@ def make_bots(
     try:
         for seat, spec in enumerate(bots):
             spec = BotSpec.of(spec)
+            if spec.isolation == REMOTE:
+                made.append(remote_bot(spec, variant, state, seat, decision_seconds))
+                continue
             factory = reg.bot(spec.name)  # an unknown name fails here, before any child starts
             if spec.isolation == PROCESS:
                 from .sandbox import ProcessBot
@@ -126,6 +141,25 @@ def make_bots(
         close_bots(made)
         raise
     return made
+
+
+def remote_bot(spec: BotSpec, variant, state: GameState, seat: int, decision_seconds):
+    """The seat's remote bot; one whose URL the server's policy refuses crashes at its first
+    decision with the reason (the match goes on, as with a bot that fails to start)."""
+    from .remote import RemoteBot
+    from .remote_policy import RemoteRefused
+
+    try:
+        return RemoteBot(
+            spec.url,
+            variant=variant.name,
+            options=state.options,
+            seat=seat,
+            players=state.players,
+            deadline=decision_seconds,
+        )
+    except RemoteRefused as exc:
+        return BrokenBot(f"remote bot refused: {exc}")
 
 
 class BrokenBot:
