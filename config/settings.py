@@ -14,6 +14,11 @@
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in a sandboxed child process.
+- `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
+  organise those they created (open registration, start them); staff always may.
+- `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
+  that are URLs, which hosts they may be on, and which non-public networks are allowed
+  (docs/remote-bots.md, engine/remote_policy.py).
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
@@ -228,6 +233,11 @@ TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
+TRUCO_USERS_CREATE_TOURNAMENTS = env_bool("TRUCO_USERS_CREATE_TOURNAMENTS", False)
+# Remote bots (engine/remote_policy.py reads these through tournaments/apps.py).
+TRUCO_REMOTE_BOTS = env_bool("TRUCO_REMOTE_BOTS", False)
+TRUCO_REMOTE_BOT_HOSTS = os.environ.get("TRUCO_REMOTE_BOT_HOSTS", "")
+TRUCO_REMOTE_BOT_NETWORKS = os.environ.get("TRUCO_REMOTE_BOT_NETWORKS", "")
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

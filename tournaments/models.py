@@ -57,10 +57,19 @@ class Player(models.Model):
 
 
 class Bot(models.Model):
-    """A registered bot plugin with its parameters. A new version is a new Bot, rated apart."""
+    """A registered bot plugin with its parameters, or a remote bot at a URL (engine/remote.py).
+    A new version is a new Bot, rated apart."""
 
     name = models.CharField(max_length=100)
-    plugin = models.CharField(max_length=100, help_text="the bot's registered plugin name")
+    plugin = models.CharField(
+        max_length=100, blank=True, help_text="the bot's registered plugin name (empty: remote)"
+    )
+    url = models.CharField(
+        max_length=500,
+        blank=True,
+        default="",
+        help_text="a remote bot's URL, called over HTTP (docs/remote-bots.md); empty: a plugin",
+    )
     params = models.JSONField(default=dict, blank=True, help_text="keyword arguments for the bot")
     version = models.CharField(max_length=40, blank=True, default="")
     description = models.TextField(blank=True, default="")
@@ -88,10 +97,17 @@ class Bot(models.Model):
     def label(self) -> str:
         return f"{self.name} v{self.version}" if self.version else self.name
 
-    def clean(self) -> None:
-        from .validation import check_bot
+    @property
+    def is_remote(self) -> bool:
+        return bool(self.url)
 
-        check_bot(self.plugin, self.params)
+    def clean(self) -> None:
+        from .validation import check_bot, check_remote_bot
+
+        if self.url:
+            check_remote_bot(self.url, self.plugin)
+        else:
+            check_bot(self.plugin, self.params)
 
     def save(self, *args, **kwargs):
         if self.player_id is None:
@@ -190,6 +206,17 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL,
         related_name="tournaments",
     )
+    # Registration (tournaments/registration.py): while a draft with this on, signed-in users
+    # enter their bots or themselves, up to the deadline and the cap.
+    registration_open = models.BooleanField(
+        default=False, help_text="signed-in users may enter (while a draft)"
+    )
+    registration_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="no entry or withdrawal after this; empty: until the start"
+    )
+    max_entrants = models.PositiveIntegerField(
+        null=True, blank=True, help_text="registration closes when this many are in; empty: no cap"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -273,6 +300,14 @@ class Entrant(models.Model):
     )
     seed = models.PositiveIntegerField(
         null=True, blank=True, help_text="1 is the top seed; fixed when the tournament starts"
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries_made",
+        help_text="the user who entered it through registration (who may withdraw it)",
     )
     registered_at = models.DateTimeField(auto_now_add=True)
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 
 from engine.plugins import registry
-from engine.runner import IN_PROCESS, PROCESS, BotSpec
+from engine.runner import IN_PROCESS, PROCESS, REMOTE, BotSpec
 
 
 def is_trusted(plugin: str) -> bool:
@@ -22,6 +22,14 @@ def is_trusted(plugin: str) -> bool:
 def bot_spec(plugin: str, params: Mapping[str, Any] | None) -> BotSpec:
     isolation = IN_PROCESS if is_trusted(plugin) else PROCESS
     return BotSpec(plugin, dict(params or {}), isolation=isolation)
+
+
+def spec_of_bot(bot) -> BotSpec:
+    """What the engine plays for a Bot row: a remote bot is called at its URL (no code of it
+    runs here), any other is its plugin where its trust allows."""
+    if bot.url:
+        return BotSpec(bot.label, isolation=REMOTE, url=bot.url)
+    return bot_spec(bot.plugin, bot.params)
 
 
 def build_error(plugin: str, params: Mapping[str, Any]) -> str | None:

@@ -15,7 +15,8 @@ from rest_framework import serializers
 from engine.plugins import registry
 
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
-from ..validation import check_bot, check_entrant_count, check_tournament
+from ..registration import registration_summary
+from ..validation import check_bot, check_entrant_count, check_remote_bot, check_tournament
 from .errors import BadRequest, django_errors
 from .standings import progress, total_matches
 
@@ -135,13 +136,25 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    """A bot: a registered plugin with its parameters. Owners change their own bots; a bot that
-    has played keeps its plugin and parameters (make a new version instead)."""
+    """A bot: a registered plugin with its parameters, or a remote bot at a `url` that the
+    server calls over HTTP (docs/remote-bots.md; only its owner and staff see the URL). Owners
+    change their own bots; a bot that has played keeps its plugin, parameters and URL (make a
+    new version instead)."""
 
     owner = serializers.CharField(source="owner.username", read_only=True, default=None)
     player = serializers.PrimaryKeyRelatedField(read_only=True)
     label = serializers.CharField(read_only=True)
     params = serializers.JSONField(required=False, help_text="keyword arguments for the bot")
+    plugin = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, help_text="a registered bot plugin"
+    )
+    url = serializers.CharField(
+        max_length=600,
+        required=False,
+        allow_blank=True,
+        help_text="a remote bot's URL (instead of a plugin), when the server allows them",
+    )
+    kind = serializers.SerializerMethodField()
 
     class Meta:
         model = Bot
@@ -150,7 +163,9 @@ class BotSerializer(serializers.ModelSerializer):
             "name",
             "version",
             "label",
+            "kind",
             "plugin",
+            "url",
             "params",
             "description",
             "owner",
@@ -159,26 +174,51 @@ class BotSerializer(serializers.ModelSerializer):
             "created_at",
         ]
 
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_kind(self, bot: Bot) -> str:
+        return "remote" if bot.url else "plugin"
+
+    def to_representation(self, bot: Bot) -> dict[str, Any]:
+        data = super().to_representation(bot)
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        mine = user is not None and (user.is_staff or (bot.owner_id and bot.owner_id == user.id))
+        if not mine:  # a URL may hold its owner's token, and is not for others to call
+            data["url"] = "" if not bot.url else None
+        return data
+
     def validate_plugin(self, value: str) -> str:
-        if value not in registry().bots:
+        if value and value not in registry().bots:
             known = ", ".join(sorted(registry().bots)) or "none"
             raise serializers.ValidationError(f"unknown bot {value!r}; registered bots: {known}")
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         instance: Bot | None = self.instance
-        plugin = attrs.get("plugin", instance.plugin if instance else None)
+        plugin = attrs.get("plugin", instance.plugin if instance else "")
+        url = attrs.get("url", instance.url if instance else "")
         params = attrs.get("params", instance.params if instance else {})
         if params is None:
             params = attrs["params"] = {}
         try:
-            check_bot(plugin, params)
+            if url:
+                check_remote_bot(url, plugin)
+                if params:
+                    raise serializers.ValidationError(
+                        {"params": ["a remote bot has no parameters: its server has its own"]}
+                    )
+            elif not plugin:
+                raise serializers.ValidationError(
+                    {"plugin": ["a bot needs a plugin, or a url for a remote bot"]}
+                )
+            else:
+                check_bot(plugin, params)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(django_errors(exc)) from None
         if instance is not None and instance.entries.exists():
             changed = [
                 field
-                for field in ("plugin", "params")
+                for field in ("plugin", "url", "params")
                 if field in attrs and attrs[field] != getattr(instance, field)
             ]
             if changed:
@@ -233,20 +273,38 @@ class TableSettingsSerializer(serializers.ModelSerializer):
 
 
 class EntrantBotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True, default=None)
+    kind = serializers.SerializerMethodField()
+
     class Meta:
         model = Bot
-        fields = ["id", "name", "version", "plugin"]
+        fields = ["id", "name", "version", "label", "plugin", "kind", "owner"]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_kind(self, bot: Bot) -> str:
+        return "remote" if bot.url else "plugin"
 
 
 class EntrantSerializer(serializers.ModelSerializer):
-    """An entrant: one bot (playing every seat of its side), or a team of 1-2 human players."""
+    """An entrant: one bot (playing every seat of its side), or a team of 1-2 human players.
+    `entered_by` is the user who entered it through registration (empty: the organiser)."""
 
     bot = EntrantBotSerializer(read_only=True)
     members = PlayerBriefSerializer(many=True, read_only=True)
+    entered_by = serializers.CharField(source="entered_by.username", read_only=True, default=None)
 
     class Meta:
         model = Entrant
-        fields = ["id", "tournament", "name", "seed", "bot", "members", "registered_at"]
+        fields = [
+            "id",
+            "tournament",
+            "name",
+            "seed",
+            "bot",
+            "members",
+            "entered_by",
+            "registered_at",
+        ]
 
 
 class EntrantInputSerializer(serializers.Serializer):
@@ -361,10 +419,13 @@ class ProgressSerializer(serializers.Serializer):
     percent = serializers.FloatField(allow_null=True)
 
 
+REGISTRATION_FIELDS = ["registration_open", "registration_deadline", "max_entrants"]
+
 TOURNAMENT_FIELDS = [
     "id",
     "name",
     *Tournament.PLAY_SETTINGS,
+    *REGISTRATION_FIELDS,
     "status",
     "created_at",
     "started_at",
@@ -372,16 +433,39 @@ TOURNAMENT_FIELDS = [
 ]
 
 
+class RegistrationSerializer(serializers.Serializer):
+    open = serializers.BooleanField(help_text="signed-in users may enter now")
+    reason = serializers.CharField(help_text="why not, when closed")
+    deadline = serializers.DateTimeField(allow_null=True)
+    max_entrants = serializers.IntegerField(allow_null=True)
+    places_left = serializers.IntegerField(allow_null=True)
+
+
 class TournamentSerializer(serializers.ModelSerializer):
-    """A tournament as listed: its settings, table, entrant count and progress."""
+    """A tournament as listed: its settings, table, entrant count, progress and registration."""
 
     table = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
+    registration = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
 
     class Meta:
         model = Tournament
-        fields = [*TOURNAMENT_FIELDS, "table", "entrant_count", "progress"]
+        fields = [
+            *TOURNAMENT_FIELDS,
+            "created_by",
+            "table",
+            "entrant_count",
+            "progress",
+            "registration",
+        ]
+
+    @extend_schema_field(RegistrationSerializer)
+    def get_registration(self, tournament: Tournament) -> dict[str, Any]:
+        return RegistrationSerializer(
+            registration_summary(tournament, self.get_entrant_count(tournament))
+        ).data
 
     @extend_schema_field(TableSettingsSerializer)
     def get_table(self, tournament: Tournament) -> dict[str, Any]:
@@ -429,6 +513,9 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         min_value=0, max_value=MAX_GAMES_PER_MATCH, required=False
     )
     players = serializers.IntegerField(required=False, min_value=1, max_value=12)
+    max_entrants = serializers.IntegerField(
+        required=False, allow_null=True, min_value=2, max_value=100_000
+    )
 
     class Meta:
         model = Tournament
@@ -464,14 +551,20 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         if not isinstance(candidate.metrics, list):
             raise serializers.ValidationError({"metrics": ["must be a list of metric names"]})
         entrants = attrs.get("entrants")
-        if entrants is None and instance is None:
-            raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
+        registering = attrs.get(
+            "registration_open", instance.registration_open if instance else False
+        )
+        if entrants is None and instance is None and not registering:
+            raise serializers.ValidationError(
+                {"entrants": ["a tournament needs its entrants, or its registration open"]}
+            )
         if entrants is not None:
-            check_entrant_list(candidate, entrants)
+            # Entrants still to come through registration: the count is checked at the start.
+            check_entrant_list(candidate, entrants, minimum=not registering)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
-        entrants = validated_data.pop("entrants")
+        entrants = validated_data.pop("entrants", [])
         table = validated_data.pop("table", {})
         with transaction.atomic():
             tournament = Tournament.objects.create(**validated_data)
@@ -493,6 +586,24 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: Tournament) -> dict[str, Any]:
         return TournamentDetailSerializer(instance, context=self.context).data
+
+
+class EnterSerializer(serializers.Serializer):
+    """What to enter: one of your bots (`bot`, its id) or yourself (`human: true`)."""
+
+    bot = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
+    human = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("bot")) == bool(attrs.get("human")):
+            raise serializers.ValidationError(
+                "enter either one of your bots (`bot`: its id) or yourself (`human`: true)"
+            )
+        return attrs
+
+
+class WithdrawSerializer(serializers.Serializer):
+    entrant = serializers.IntegerField(min_value=1, max_value=2**62, help_text="its id")
 
 
 class RoundSerializer(serializers.ModelSerializer):
