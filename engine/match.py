@@ -11,6 +11,7 @@ from typing import Any
 
 from .plugins import plugin_manager, registry
 from .runner import ISOLATIONS, REMOTE, BotSpec, GameResult, play_game
+from .seats import SeatPool
 
 
 def game_seed(match_seed: int, index: int) -> int:
@@ -30,8 +31,8 @@ class MatchSpec:
     pairs: int = 0  # duplicate pairs (two games each)
     seed: int = 0
     decision_seconds: float | None = None
-    # Run both sides in child processes ("process") whatever their BotSpecs say; None keeps
-    # each BotSpec's own choice.
+    # Run both sides in the jail ("jail", or its old name "process") whatever their BotSpecs
+    # say; None keeps each BotSpec's own choice.
     isolation: str | None = None
 
     def sides(self) -> tuple[BotSpec, BotSpec]:
@@ -124,10 +125,23 @@ def schedule(spec: MatchSpec) -> list[tuple[int, int | None, int, int]]:
     return plan
 
 
+def seat_keys(players: int, a_team: int) -> list[tuple[str, int]]:
+    """Who sits where, as (side, place in the side): the same bot process plays ("a", 0) in
+    every game of a match, whichever seat number that is in the game."""
+    return [("a" if seat % 2 == a_team else "b", seat // 2) for seat in range(players)]
+
+
 def play_scheduled(
-    spec: MatchSpec, index: int, pair: int | None, a_team: int, seed: int, notify: bool = True
+    spec: MatchSpec,
+    index: int,
+    pair: int | None,
+    a_team: int,
+    seed: int,
+    notify: bool = True,
+    pool: SeatPool | None = None,
 ) -> MatchGame:
-    """One game of the match's schedule (in a worker process when the match runs in parallel)."""
+    """One game of the match's schedule (in a worker process when the match runs in parallel;
+    there, out-of-process bots live for the game, since `pool` stays in the parent)."""
     side_a, side_b = spec.sides()
     game = play_game(
         registry().variant(spec.variant),
@@ -137,6 +151,9 @@ def play_scheduled(
         seed=seed,
         decision_seconds=spec.decision_seconds,
         notify=notify,
+        pool=pool,
+        seat_keys=seat_keys(spec.players, a_team),
+        game_index=index,
     )
     return MatchGame(index, pair, a_team, seed, game)
 
@@ -148,8 +165,10 @@ def iter_match(spec: MatchSpec, jobs: int = 1) -> Iterator[MatchGame]:
     registry().variant(spec.variant)  # fail on an unknown variant before any game
     plan = schedule(spec)
     if jobs <= 1 or len(plan) <= 1:
-        for entry in plan:
-            yield play_scheduled(spec, *entry)
+        # One process per jailed or remote seat for the whole match, ended with it.
+        with SeatPool() as pool:
+            for entry in plan:
+                yield play_scheduled(spec, *entry, pool=pool)
         return
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait

@@ -1,8 +1,11 @@
 """Remote bots over HTTP, as Battlesnake does: the bot is a web server, the engine POSTs each
-protocol message to the bot's URL as a JSON body, and the answer to a decision is the JSON body
-`{"action": "<one of legal>"}`. Other messages need no answer but a 2xx status.
+message of the bot protocol (engine/protocol.py, docs/bot-protocol.md) to the bot's URL as a
+JSON body, and the answer to a decision (`act`) is the JSON body `{"action": "<one of legal>"}`.
+Other messages need no answer but a 2xx status.
 
-One keep-alive connection per seat (reopened after a timeout or an error). Every request has a
+The seat's actor is the protocol's `ProtocolBot` over `HttpTransport`: one per seat per match
+(engine/seats.py), so one keep-alive connection per seat per match (reopened after a timeout or
+an error). Every request has a
 hard deadline: a watchdog shuts the socket when it passes, so a server that drips its answer a
 byte at a time gets no more time than one that never answers. The terminations are the
 engine's usual ones: no answer in time is a `timeout` (the game's default move the first time,
@@ -24,35 +27,66 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from .bot import BotCrashed, DecisionTimeout
-from .observation import Observation, plain
+from .protocol import (
+    DEFAULT_DECISION_SECONDS,
+    BotExited,
+    BotTimeout,
+    MalformedReply,
+    ProtocolBot,
+    match_message,
+)
 from .remote_policy import RemotePolicy, RemoteRefused, Target, check_url, connect_checked
-from .sandbox import DEFAULT_DEADLINE, Malformed
 
-PROTOCOL = "truco-bot/1"
 USER_AGENT = "truco-arena-remote-bot/1"
 
 
-class RemoteTimeout(Exception):
-    """No complete answer before the deadline."""
+def remote_actor(spec, context) -> ProtocolBot:
+    """The seat's actor for a match (registered in engine/seats.py for isolation `remote`)."""
+    seconds = context.decision_seconds
+    match = match_message(
+        bot=spec.name,
+        params={},
+        variant=context.variant,
+        options=context.options,
+        players=context.players,
+        decision_seconds=seconds,
+        limits={"answer_bytes": current_policy_of(None).max_answer_bytes},
+    )
+    return ProtocolBot(
+        lambda: open_transport(spec.url, seconds or DEFAULT_DECISION_SECONDS),
+        match,
+        decision_seconds=seconds,
+    )
 
 
-class RemoteFailed(Exception):
-    """The bot could not be reached or answered with an error, a redirect or a refusal."""
+def current_policy_of(policy: RemotePolicy | None) -> RemotePolicy:
+    from .remote_policy import current_policy
+
+    return policy or current_policy()
 
 
-class BadAnswer(Exception):
-    """The bot answered 2xx, but not with something the engine can read."""
+def open_transport(url: str, notice_seconds: float, policy: RemotePolicy | None = None):
+    """A transport to the bot, or BotExited when the server's policy refuses its URL (the
+    bot's games are then `crash` forfeits with the reason for its owner)."""
+    try:
+        return HttpTransport(url, notice_seconds, policy)
+    except RemoteRefused as exc:
+        raise BotExited("remote bot refused by the server's policy", str(exc)) from None
 
 
 class HttpTransport:
-    """POSTs JSON messages to one URL over one keep-alive connection."""
+    """POSTs protocol messages as JSON to one URL over one keep-alive connection (a
+    `engine.protocol.Transport`)."""
 
-    def __init__(self, url: str, policy: RemotePolicy | None = None):
-        from .remote_policy import current_policy
-
-        self.policy = policy or current_policy()
+    def __init__(
+        self,
+        url: str,
+        notice_seconds: float = DEFAULT_DECISION_SECONDS,
+        policy: RemotePolicy | None = None,
+    ):
+        self.policy = current_policy_of(policy)
         self.target: Target = check_url(url, self.policy)
+        self.notice_seconds = notice_seconds
         self._conn: http.client.HTTPConnection | None = None
         self._expired = False
 
@@ -80,6 +114,9 @@ class HttpTransport:
             self._conn.close()
             self._conn = None
 
+    def log_since_last(self) -> str:
+        return ""  # a remote bot keeps its own logs
+
     def _expire(self, conn: http.client.HTTPConnection) -> None:
         """The watchdog: the deadline passed; unblock whatever is reading or writing."""
         self._expired = True
@@ -91,17 +128,23 @@ class HttpTransport:
                 pass
 
     # --- messages ----------------------------------------------------------------------
-    def request(self, message: Mapping[str, Any], deadline: float) -> Any:
-        """POST `message`; the decoded JSON answer. `deadline` is in seconds from now."""
-        body = self._post(message, deadline)
+    def request(self, message: Mapping[str, Any], seconds: float) -> Any:
+        """POST `message`; the decoded JSON answer."""
+        body = self._post(message, seconds)
         try:
             return json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BadAnswer(f"the answer is not JSON: {_excerpt(body)}") from None
+            raise MalformedReply("answered a body that is not JSON", _excerpt(body)) from None
 
-    def send(self, message: Mapping[str, Any], deadline: float) -> None:
-        """POST a message that needs no answer (its body is read, bounded, and dropped)."""
-        self._post(message, deadline)
+    def send(self, message: Mapping[str, Any]) -> None:
+        """POST a message that needs no answer (its body is read, bounded, and dropped). A bot
+        that does not take it in time is treated as gone."""
+        try:
+            self._post(message, self.notice_seconds)
+        except BotTimeout as exc:
+            raise BotExited("remote bot did not take a message in time", exc.detail) from None
+        except MalformedReply:
+            pass  # nobody reads the answer to a notice
 
     def _post(self, message: Mapping[str, Any], seconds: float) -> bytes:
         data = json.dumps(message, separators=(",", ":")).encode()
@@ -127,22 +170,26 @@ class HttpTransport:
             )
             response = conn.getresponse()
             body = self._read(response)
-        except RemoteRefused as exc:
+        except RemoteRefused as exc:  # at connection time: the address the name resolves to
             self.close()
-            raise RemoteFailed(str(exc)) from None
+            raise BotExited("remote bot refused by the server's policy", str(exc)) from None
         except (OSError, http.client.HTTPException) as exc:
             self.close()
             if self._expired or isinstance(exc, TimeoutError):
-                raise RemoteTimeout(f"no answer within {seconds:g}s") from None
-            raise RemoteFailed(f"cannot talk to the bot: {type(exc).__name__}: {exc}") from None
-        except (RemoteFailed, BadAnswer):
+                raise BotTimeout(
+                    f"no answer within {seconds:g}s", f"no answer within {seconds:g}s"
+                ) from None
+            raise BotExited(
+                "remote bot could not be reached", f"{type(exc).__name__}: {exc}"
+            ) from None
+        except (BotExited, MalformedReply):
             self.close()
             raise
         finally:
             watchdog.cancel()
         if self._expired or time.monotonic() - started > seconds:
             self.close()
-            raise RemoteTimeout(f"no answer within {seconds:g}s")
+            raise BotTimeout(f"no answer within {seconds:g}s", "")
         if response.will_close:
             self.close()
         return body
@@ -151,19 +198,22 @@ class HttpTransport:
         status = response.status
         if 300 <= status < 400:
             location = response.getheader("Location", "")
-            raise RemoteFailed(
-                f"the bot answered a redirect ({status} to {_excerpt(location.encode())}); "
-                "remote bots are never followed to another address"
+            raise BotExited(
+                f"remote bot answered a redirect ({status}), which is never followed",
+                f"redirect to {_excerpt(location.encode())}",
             )
         if not 200 <= status < 300:
-            raise RemoteFailed(f"the bot answered HTTP {status} {response.reason}"[:200])
+            raise BotExited(
+                f"remote bot answered HTTP {status}",
+                _excerpt(response.read(2000), 2000),
+            )
         limit = self.policy.max_answer_bytes
         length = response.getheader("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > limit:
-            raise BadAnswer(f"the answer is {int(length)} bytes: more than {limit} bytes")
+            raise MalformedReply(f"answered more than {limit} bytes", f"{int(length)} bytes")
         body = response.read(limit + 1)
         if len(body) > limit:
-            raise BadAnswer(f"the answer is more than {limit} bytes")
+            raise MalformedReply(f"answered more than {limit} bytes", "")
         if not response.isclosed():
             response.read()  # a body shorter than announced: nothing more is coming
         return body
@@ -172,89 +222,3 @@ class HttpTransport:
 def _excerpt(data: bytes, size: int = 80) -> str:
     text = data[:size].decode("utf-8", "replace")
     return repr(text) + ("..." if len(data) > size else "")
-
-
-class RemoteBot:
-    """A seat played by a remote bot; quacks like `engine.bot.Bot` for the runner."""
-
-    enforces_deadline = True  # the transport's watchdog keeps the deadline
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        variant: str,
-        options: Mapping[str, Any],
-        seat: int,
-        players: int,
-        deadline: float | None = None,
-        policy: RemotePolicy | None = None,
-    ):
-        self.deadline = DEFAULT_DEADLINE if deadline is None else deadline
-        self.transport = HttpTransport(url, policy)  # RemoteRefused: the caller decides
-        self.seat = seat
-        self.hello = {
-            "type": "hello",
-            "protocol": PROTOCOL,
-            "variant": variant,
-            "options": plain(dict(options)),
-            "seat": seat,
-            "players": players,
-            "deadline_seconds": self.deadline,
-        }
-        self._greeted = False
-        self._broken: str | None = None
-
-    def _greet(self) -> None:
-        if self._greeted:
-            return
-        self._greeted = True
-        try:
-            self.transport.send(self.hello, self.deadline)
-        except (RemoteTimeout, RemoteFailed, BadAnswer) as exc:
-            self._broken = f"the bot did not take the hello: {exc}"
-
-    def act(self, observation: Observation) -> Any:
-        self._greet()
-        if self._broken is not None:
-            raise BotCrashed(self._broken)
-        message = {
-            "type": "act",
-            "seat": self.seat,
-            "legal": list(observation.legal),
-            "observation": plain(observation.to_dict()),
-        }
-        try:
-            answer = self.transport.request(message, self.deadline)
-        except RemoteTimeout as exc:
-            raise DecisionTimeout(str(exc)) from None
-        except RemoteFailed as exc:
-            raise BotCrashed(str(exc)[:500]) from None
-        except BadAnswer as exc:
-            return Malformed(str(exc)[:200])
-        action = answer.get("action") if isinstance(answer, dict) else None
-        if isinstance(action, str):
-            return action
-        return Malformed(f"not an action: {_excerpt(json.dumps(answer).encode())}"[:200])
-
-    def on_hand_end(self, observation: Observation) -> None:
-        self._notice("hand_end", observation)
-
-    def on_game_end(self, observation: Observation) -> None:
-        self._notice("game_end", observation)
-
-    def _notice(self, kind: str, observation: Observation) -> None:
-        """A courtesy, as for every bot: a bot failing on one changes nothing but its
-        connection (reopened for the next decision)."""
-        if not self._greeted or self._broken is not None:
-            return
-        try:
-            self.transport.send(
-                {"type": kind, "seat": self.seat, "observation": plain(observation.to_dict())},
-                self.deadline,
-            )
-        except (RemoteTimeout, RemoteFailed, BadAnswer):
-            pass
-
-    def close(self) -> None:
-        self.transport.close()

@@ -7,9 +7,14 @@ second decision past the deadline in one game: the first is played by the game's
 team, and the record says what happened.
 
 Bots run in-process (trusted built-ins: fastest; a decision's time is measured after it
-returns) or, with `BotSpec(..., isolation="process")`, each in a child process with a hard
-deadline (`engine.sandbox`): a bot that loops forever is killed at its deadline and the game
-goes on.
+returns) or outside it, started once per seat per match and kept across its games
+(engine/seats.py): `jail` (engine/jail: code the server does not trust, a registered plugin
+through the protocol shim or a `Program`, a command) or `remote` (an HTTP bot, engine/remote.py).
+Those speak the bot protocol (engine/protocol.py) and have a hard deadline per decision: a bot
+that loops forever is stopped at its deadline and the game goes on.
+
+`GameResult.detail` is public (it is in the record): fixed phrases only. The bot's own error text
+is `fault_message` and what it logged is `logs`, both for its owner and staff only.
 """
 
 from __future__ import annotations
@@ -21,9 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bot import BotCrashed, DecisionTimeout
+from .botseed import bot_seed
 from .errors import IllegalAction, PluginError
 from .plugins import plugin_manager, registry
+from .protocol import MalformedReply, ProtocolError, shown_action
 from .records import RecordKeeper
+from .seats import MatchContext, SeatPool
 from .state import GameState
 
 NORMAL = "normal"
@@ -33,34 +41,50 @@ ILLEGAL = "illegal_action"
 TERMINATIONS = (NORMAL, TIMEOUT, CRASH, ILLEGAL)
 
 IN_PROCESS = "inprocess"
-PROCESS = "process"
-REMOTE = "remote"  # a bot that is a URL (engine.remote): no code of its runs here
-ISOLATIONS = (IN_PROCESS, PROCESS, REMOTE)
+JAIL = "jail"
+REMOTE = "remote"
+PROCESS = "process"  # the old name of "jail", still accepted (`--isolation process`)
+ISOLATIONS = (IN_PROCESS, JAIL, REMOTE, PROCESS)
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A registered bot by name, with its parameters, and where it runs: `inprocess` (trusted
-    code, fastest), `process` (a child process per game with a hard deadline per decision
-    and resource limits, for code the server does not trust) or `remote` (a web server at
-    `url`, called over HTTP: engine/remote.py)."""
+    """A bot, with its parameters, and where it runs:
+    - `inprocess`: the registered bot `name` in the runner's process (trusted code, fastest);
+    - `jail`: untrusted code in the jail (engine/jail), one process per seat per match: with no
+      `program`, the registered plugin bot `name` through the Python protocol shim; with a
+      `program` (engine.jail.Program), that command, with its own files (`name` is a label);
+    - `remote`: the HTTP bot at `url` (engine/remote.py), speaking the same protocol.
+    `process` is accepted for `jail`."""
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
     isolation: str = IN_PROCESS
+    program: Any = None  # engine.jail.Program
     url: str | None = None
 
     def __post_init__(self):
         if self.isolation not in ISOLATIONS:
             raise PluginError(
-                f"isolation must be one of {', '.join(ISOLATIONS)}, not {self.isolation!r}"
+                f"isolation must be one of {', '.join(ISOLATIONS[:3])}, not {self.isolation!r}"
             )
-        if (self.isolation == REMOTE) != bool(self.url):
-            raise PluginError("a remote bot has a URL, and only a remote bot has one")
+        if self.isolation == PROCESS:
+            object.__setattr__(self, "isolation", JAIL)
+        if self.program is not None and self.isolation != JAIL:
+            raise PluginError("a bot with a program runs in the jail (isolation='jail')")
+        if self.isolation == REMOTE and not self.url:
+            raise PluginError("a remote bot needs its url")
+        if self.url is not None and self.isolation != REMOTE:
+            raise PluginError("a bot with a url is a remote bot (isolation='remote')")
+
+    @property
+    def registered(self) -> bool:
+        """Whether `name` is a registered plugin bot (not a program or a remote bot)."""
+        return self.program is None and self.url is None
 
     @classmethod
     def of(cls, value: BotSpec | str) -> BotSpec:
-        """A spec as is; a name; or a URL (`https://...`): a remote bot."""
+        """A spec as is; a registered name; or a URL (`https://...`): a remote bot."""
         if isinstance(value, BotSpec):
             return value
         from .remote_policy import is_url
@@ -83,11 +107,8 @@ class GameResult:
     timeouts: list[int] = field(
         default_factory=list
     )  # seats that timed out once and were auto-played
-
-
-def seat_seed(seed: int, seat: int) -> int:
-    """Each seat's generator is seeded from the game seed and its seat, never from hash()."""
-    return (seed * 16 + seat + 1) * 2654435761
+    fault_message: str = ""  # the faulty bot's own error text: private (owner and staff)
+    logs: dict[int, str] = field(default_factory=dict)  # seat -> its log in this game: private
 
 
 def make_bots(
@@ -97,69 +118,43 @@ def make_bots(
     seed: int,
     reg=None,
     decision_seconds: float | None = None,
+    *,
+    pool: SeatPool,
+    seat_keys: Sequence[Any] | None = None,
+    game_index: int = 0,
 ):
-    """One bot per seat, each with its own generator seeded from the game seed and its seat (the
-    same seed in-process or in a child process, so both play the same game)."""
+    """One actor per seat. In-process bots are built for this game with their own generator;
+    the others come from `pool` (kept across the games of a match, under `seat_keys[seat]`) and
+    hear of the new game and their seat. Each seat's random seed is derived one-way from the
+    deal seed (engine/botseed.py), the same wherever the bot runs."""
     reg = reg or registry()
+    context = MatchContext(variant.name, state.options, state.players, decision_seconds)
     made = []
-    try:
-        for seat, spec in enumerate(bots):
-            spec = BotSpec.of(spec)
-            if spec.isolation == REMOTE:
-                made.append(remote_bot(spec, variant, state, seat, decision_seconds))
-                continue
-            factory = reg.bot(spec.name)  # an unknown name fails here, before any child starts
-            if spec.isolation == PROCESS:
-                from .sandbox import ProcessBot
-
-                made.append(
-                    ProcessBot(
-                        spec.name,
-                        spec.params,
-                        variant=variant.name,
-                        options=state.options,
-                        seat=seat,
-                        players=state.players,
-                        seed=seat_seed(seed, seat),
-                        deadline=decision_seconds,
-                    )
-                )
-                continue
-            try:
-                bot = factory(
-                    variant=variant.name,
-                    options=state.options,
-                    seat=seat,
-                    players=state.players,
-                    rng=random.Random(seat_seed(seed, seat)),
-                    **dict(spec.params),
-                )
-            except Exception as exc:  # as in a child process: the game ends as this seat's crash
-                bot = BrokenBot(f"bot {spec.name!r} failed to start: {type(exc).__name__}: {exc}")
-            made.append(bot)
-    except BaseException:
-        close_bots(made)
-        raise
+    for seat, spec in enumerate(bots):
+        spec = BotSpec.of(spec)
+        seed_of_seat = bot_seed(seed, seat)
+        if spec.isolation != IN_PROCESS:
+            if spec.registered:
+                reg.bot(spec.name)  # an unknown name fails here, before any jail starts
+            key = seat_keys[seat] if seat_keys is not None else seat
+            actor = pool.actor(key, spec, context)
+            actor.begin_game(game=game_index, seat=seat, seed=seed_of_seat)
+            made.append(actor)
+            continue
+        factory = reg.bot(spec.name)
+        try:
+            bot = factory(
+                variant=variant.name,
+                options=state.options,
+                seat=seat,
+                players=state.players,
+                rng=random.Random(seed_of_seat),
+                **dict(spec.params),
+            )
+        except Exception as exc:  # as in the jail: the game ends as this seat's crash
+            bot = BrokenBot(f"{type(exc).__name__}: {exc}")
+        made.append(bot)
     return made
-
-
-def remote_bot(spec: BotSpec, variant, state: GameState, seat: int, decision_seconds):
-    """The seat's remote bot; one whose URL the server's policy refuses crashes at its first
-    decision with the reason (the match goes on, as with a bot that fails to start)."""
-    from .remote import RemoteBot
-    from .remote_policy import RemoteRefused
-
-    try:
-        return RemoteBot(
-            spec.url,
-            variant=variant.name,
-            options=state.options,
-            seat=seat,
-            players=state.players,
-            deadline=decision_seconds,
-        )
-    except RemoteRefused as exc:
-        return BrokenBot(f"remote bot refused: {exc}")
 
 
 class BrokenBot:
@@ -169,11 +164,11 @@ class BrokenBot:
         self.error = error
 
     def act(self, observation):
-        raise BotCrashed(self.error)
+        raise ProtocolError("the bot could not start", self.error)
 
 
 def close_bots(seats: Sequence[Any]) -> None:
-    """Stop the child processes of process-isolated bots (in-process bots have nothing to stop)."""
+    """Stop out-of-process actors (in-process bots have nothing to stop)."""
     for bot in seats:
         close = getattr(bot, "close", None)
         if close is not None:
@@ -198,8 +193,12 @@ def play_game(
     start_score: Sequence[int] = (0, 0),
     decision_seconds: float | None = None,
     notify: bool = True,
+    pool: SeatPool | None = None,
+    seat_keys: Sequence[Any] | None = None,
+    game_index: int = 0,
 ) -> GameResult:
-    """Play one game with in-process bots (`bots[i]` sits at seat i)."""
+    """Play one game (`bots[i]` sits at seat i). Out-of-process bots come from `pool` when one
+    is given (a match keeps them across its games); otherwise they live for this game only."""
     if isinstance(variant, str):
         variant = registry().variant(variant)
     state = variant.new_game(
@@ -210,11 +209,23 @@ def play_game(
         first_dealer=first_dealer,
         start_score=start_score,
     )
-    seats = make_bots(variant, state, bots, seed, decision_seconds=decision_seconds)
+    own_pool = pool is None
+    pool = SeatPool() if own_pool else pool
     try:
+        seats = make_bots(
+            variant,
+            state,
+            bots,
+            seed,
+            decision_seconds=decision_seconds,
+            pool=pool,
+            seat_keys=seat_keys,
+            game_index=game_index,
+        )
         return run_game(state, seats, decision_seconds=decision_seconds, notify=notify)
     finally:
-        close_bots(seats)
+        if own_pool:
+            pool.close()
 
 
 def run_game(
@@ -225,7 +236,7 @@ def run_game(
     notify: bool = True,
 ) -> GameResult:
     """Run `state` to the end with one actor per seat (anything with `act(observation)`). An
-    actor with `enforces_deadline` set (a child-process bot) keeps its own hard deadline and
+    actor with `enforces_deadline` set (a jailed or remote bot) keeps its own hard deadline and
     raises `DecisionTimeout`; the others are timed here, after they answer."""
     keeper = RecordKeeper(state)
     # Per seat, the limit this loop checks after the fact (None: not timed here).
@@ -236,7 +247,7 @@ def run_game(
     timed_out: list[int] = []
     actions = 0
     clock = time.perf_counter
-    termination, fault_seat, detail = NORMAL, None, ""
+    termination, fault_seat, detail, fault_message = NORMAL, None, "", ""
     hand_actions = keeper.hands[0]
     hand_no = state.hand_no
     # One game keeps one rules object: calling it directly saves two calls per decision.
@@ -253,7 +264,8 @@ def run_game(
         except DecisionTimeout:
             late = True
         except Exception as exc:  # a bot that raises loses the game; the match goes on
-            termination, fault_seat, detail = CRASH, seat, f"{type(exc).__name__}: {exc}"[:500]
+            termination, fault_seat, detail, fault_message = fault_of(exc)
+            fault_seat = seat
             break
         if late or limit is not None and clock() - started > limit:
             if seat in timed_out:
@@ -267,8 +279,10 @@ def run_game(
             action = state.rules.default_action(state)
         try:
             state = apply(state, action)
-        except IllegalAction:
-            termination, fault_seat, detail = ILLEGAL, seat, f"illegal action {action!r}"[:200]
+        except (IllegalAction, TypeError):  # TypeError: an answer that is not even a string
+            termination, fault_seat = ILLEGAL, seat
+            detail = f"answered {shown_action(action)}, not a legal action"
+            fault_message = f"answered {action!r}"[:2000]
             break
         hand_actions.append([seat, action])
         actions += 1
@@ -277,7 +291,19 @@ def run_game(
             hand_actions = keeper.open_hand(hand_no)
             for s in hand_enders:
                 seats[s].on_hand_end(state.observation(s))
-    return finish(state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify)
+    game = finish(state, seats, keeper, termination, fault_seat, detail, actions, timed_out, notify)
+    game.fault_message = fault_message
+    return game
+
+
+def fault_of(exc: Exception) -> tuple[str, None, str, str]:
+    """(termination, seat, public detail, private message) of a decision that raised."""
+    if isinstance(exc, ProtocolError):
+        termination = ILLEGAL if isinstance(exc, MalformedReply) else CRASH
+        return termination, None, exc.detail, exc.fault_message
+    if isinstance(exc, BotCrashed):
+        return CRASH, None, "the bot crashed", str(exc)[:2000]
+    return CRASH, None, "the bot raised an exception", f"{type(exc).__name__}: {exc}"[:2000]
 
 
 def deadline_text(bot, decision_seconds: float | None) -> str:
@@ -304,11 +330,19 @@ def finish(
         result["timeouts"] = list(timed_out)
     record = keeper.record(state, result)
     for seat, bot in enumerate(seats):
-        if _overrides(bot, "on_game_end"):
-            try:
+        try:
+            if hasattr(bot, "end_game"):  # out of process: it hears the result too
+                bot.end_game(state.observation(seat), result)
+            elif _overrides(bot, "on_game_end"):
                 bot.on_game_end(state.observation(seat))
-            except Exception:  # a notice is a courtesy: a bot failing on it changes nothing
-                pass
+        except Exception:  # a notice is a courtesy: a bot failing on it changes nothing
+            pass
+    logs = {}
+    for seat, bot in enumerate(seats):
+        log_since_last = getattr(bot, "log_since_last", None)
+        text = log_since_last() if log_since_last is not None else ""
+        if text:
+            logs[seat] = text
     game = GameResult(
         record=record,
         score=state.score,
@@ -319,6 +353,7 @@ def finish(
         hands=len(record["hands"]),
         actions=actions,
         timeouts=timed_out,
+        logs=logs,
     )
     if notify:
         plugin_manager().hook.truco_game_finished(result=game)

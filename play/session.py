@@ -3,8 +3,10 @@ actions so far (a game is deterministic given its variant, options and seed), ad
 the bots' turns, and acted on by the humans one decision at a time.
 
 Bots are created afresh each time the game is advanced (a human decision can be hours away, and a
-bot object cannot be stored); their generators are seeded from the game seed, the seat and the
-number of actions so far, so a game replays the same way.
+bot object cannot be stored); their generators are seeded one-way from the game seed, the seat and
+the number of actions so far (engine/botseed.py). A robot whose code is not trusted runs in the
+jail: one jailed process per robot seat per advance (the bot's turns until a human is to act),
+which is what a table of humans can wait for.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bot import DecisionTimeout
+from engine.botseed import bot_seed
 from engine.errors import IllegalAction
 from engine.plugins import registry
+from engine.protocol import shown_action
 from engine.records import RecordKeeper
-from engine.runner import CRASH, ILLEGAL, NORMAL, PROCESS, TIMEOUT, BotSpec, close_bots, seat_seed
-from engine.sandbox import ProcessBot
+from engine.runner import ILLEGAL, IN_PROCESS, NORMAL, TIMEOUT, BotSpec, fault_of
+from engine.seats import MatchContext, SeatPool
 from engine.state import GameState
 
 
@@ -42,7 +46,8 @@ class Ending:
 
     termination: str = NORMAL
     seat: int | None = None
-    detail: str = ""
+    detail: str = ""  # public: fixed phrases only
+    fault_message: str = ""  # the bot's own text: for its owner and staff
 
 
 class LiveGame:
@@ -110,16 +115,16 @@ class LiveGame:
         Returns the number of actions played."""
         bots: dict[int, Any] = {}
         played = 0
-        try:
+        with SeatPool() as pool:
             while not self.finished and self.state.to_act in bot_seats and played < limit:
                 seat = self.state.to_act
                 if seat not in bots:
-                    bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]))
+                    bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]), pool)
                 observation = self.state.observation(seat)
                 try:
                     action = bots[seat].act(observation)
                 except DecisionTimeout:
-                    # A sandboxed bot killed at its deadline: the game plays for it, as in bot
+                    # A jailed bot stopped at its deadline: the game plays for it, as in bot
                     # matches; a second time in the game forfeits it.
                     if seat in self.auto_played:
                         self.ending = Ending(TIMEOUT, seat, "a second decision past its deadline")
@@ -128,16 +133,16 @@ class LiveGame:
                     played += 1
                     continue
                 except Exception as exc:  # a failing bot loses the game; the server goes on
-                    self.ending = Ending(CRASH, seat, f"{type(exc).__name__}: {exc}"[:200])
+                    termination, _, detail, message = fault_of(exc)
+                    self.ending = Ending(termination, seat, detail, message)
                     break
                 try:
                     self._apply(seat, action)
                 except (IllegalAction, TypeError):
-                    self.ending = Ending(ILLEGAL, seat, f"illegal action {action!r}"[:200])
+                    detail = f"answered {shown_action(action)}, not a legal action"
+                    self.ending = Ending(ILLEGAL, seat, detail, f"answered {action!r}"[:2000])
                     break
                 played += 1
-        finally:
-            close_bots(list(bots.values()))
         return played
 
     def advance(
@@ -186,19 +191,13 @@ class LiveGame:
         self.keeper.open_hand(hand_no).append([seat, action])
         self.actions.append([seat, action])
 
-    def _make_bot(self, seat: int, spec: BotSpec):
-        seed = seat_seed(self.setup.seed, seat) + 7919 * self.ply
-        if spec.isolation == PROCESS:  # code the server does not trust: a child process
-            return ProcessBot(
-                spec.name,
-                spec.params,
-                variant=self.setup.variant,
-                options=self.state.options,
-                seat=seat,
-                players=self.setup.players,
-                seed=seed,
-                deadline=None,
-            )
+    def _make_bot(self, seat: int, spec: BotSpec, pool: SeatPool):
+        seed = bot_seed(self.setup.seed, seat, salt=self.ply)
+        if spec.isolation != IN_PROCESS:  # code the server does not trust: the jail
+            context = MatchContext(self.setup.variant, self.state.options, self.setup.players)
+            actor = pool.actor(seat, spec, context)
+            actor.begin_game(game=0, seat=seat, seed=seed)
+            return actor
         factory = registry().bot(spec.name)
         return factory(
             variant=self.setup.variant,

@@ -25,7 +25,7 @@ def one_game(url: str, decision_seconds: float = 2.0):
     return play_game("paulista", [url, "random"], seed=3, decision_seconds=decision_seconds)
 
 
-def test_a_remote_bot_plays_a_match_over_one_connection_per_seat_and_game(
+def test_a_remote_bot_plays_a_match_over_one_connection_per_seat_and_match(
     loopback_allowed, bot_server
 ):
     server = bot_server("good")
@@ -34,18 +34,20 @@ def test_a_remote_bot_plays_a_match_over_one_connection_per_seat_and_game(
     )
     assert result.terminations == {"normal": 2}
     kinds = [m["type"] for m in server.messages]
-    assert kinds.count("hello") == 2 and kinds.count("game_end") == 2
+    assert kinds[0] == "match" and kinds[-1] == "match_end"
+    assert kinds.count("match") == 1 and kinds.count("game") == kinds.count("game_end") == 2
     act = next(m for m in server.messages if m["type"] == "act")
     assert act["legal"] and act["observation"]["legal"] == act["legal"]
-    # Keep-alive: every message of a game went over that game's one connection.
-    assert server.connections == 2 < len(server.messages)
+    # Keep-alive: every message of the match went over the seat's one connection.
+    assert server.connections == 1 < len(server.messages)
 
 
 def test_a_remote_bot_in_two_v_two_sits_at_its_two_seats(loopback_allowed, bot_server):
     server = bot_server("good")
     result = play_match(MatchSpec("paulista", server.url, "random", players=4, games=1, seed=2))
     assert result.terminations == {"normal": 1}
-    assert {m["seat"] for m in server.messages if m["type"] == "hello"} == {0, 2}
+    assert {m["seat"] for m in server.messages if m["type"] == "game"} == {0, 2}
+    assert server.connections == 2
 
 
 @pytest.mark.parametrize(
@@ -54,9 +56,9 @@ def test_a_remote_bot_in_two_v_two_sits_at_its_two_seats(loopback_allowed, bot_s
         ("slow", "timeout", "second decision"),
         ("drip", "timeout", "second decision"),
         ("garbage", "illegal_action", "not JSON"),
-        ("not-a-string", "illegal_action", "not an action"),
+        ("not-a-string", "illegal_action", "not a string"),
         ("huge", "illegal_action", "more than 65536 bytes"),
-        ("redirect", "crash", "redirect (307"),
+        ("redirect", "crash", "redirect (307), which is never followed"),
         ("error", "crash", "HTTP 500"),
     ],
 )
@@ -82,7 +84,7 @@ def test_a_bot_server_that_is_down_crashes_its_game_and_the_match_goes_on(loopba
         MatchSpec("paulista", f"http://127.0.0.1:{port}/", "random", games=2, seed=1)
     )
     assert result.terminations == {"crash": 2}
-    assert "did not take the hello" in result.games[0].result.detail
+    assert result.games[0].result.detail == "remote bot could not be reached"
 
 
 @pytest.mark.parametrize(
@@ -117,7 +119,8 @@ def test_a_name_is_checked_on_the_address_it_resolves_to_when_connecting(
     )
     game = one_game("http://bots.example.test/bot")
     assert game.termination == "crash"
-    assert "127.0.0.1, a loopback address" in game.detail
+    assert game.detail == "remote bot refused by the server's policy"
+    assert "127.0.0.1, a loopback address" in game.fault_message  # for its owner
 
 
 @pytest.mark.parametrize(
@@ -150,7 +153,7 @@ def test_allowed_networks_open_loopback_explicitly():
 
 def test_a_remote_spec_needs_its_url():
     assert BotSpec.of("https://bots.example.com/x").url == "https://bots.example.com/x"
-    with pytest.raises(Exception, match="remote bot has a URL"):
+    with pytest.raises(Exception, match="remote bot needs its url"):
         BotSpec("x", isolation="remote")
 
 

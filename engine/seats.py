@@ -1,0 +1,86 @@
+"""Seat actors that live as long as a match: bots outside the runner's process (in the jail, or
+remote over HTTP) are started once per seat per match and kept across its games.
+
+Each isolation other than `inprocess` has a factory, registered here by name, that makes the
+seat's actor (an `engine.protocol.ProtocolBot` or anything with its methods). Factories are
+named by a dotted path, imported on first use, so that a transport module (engine/remote.py)
+plugs in without editing the runner: `register_isolation("remote", "engine.remote:remote_actor")`
+is all it takes, and is already done here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import PluginError
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """What a seat's actor is told when it starts: the table, not the deal."""
+
+    variant: str
+    options: Mapping[str, Any]
+    players: int
+    decision_seconds: float | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # per-isolation settings
+
+
+# isolation -> factory(spec, context) -> actor, or "module:function" to import on first use
+_FACTORIES: dict[str, Callable[..., Any] | str] = {
+    "jail": "engine.jail.actor:jailed_actor",
+    "remote": "engine.remote:remote_actor",
+}
+
+
+def register_isolation(isolation: str, factory: Callable[..., Any] | str) -> None:
+    _FACTORIES[isolation] = factory
+
+
+def actor_factory(isolation: str) -> Callable[..., Any]:
+    try:
+        factory = _FACTORIES[isolation]
+    except KeyError:
+        raise PluginError(f"no seat factory for isolation {isolation!r}") from None
+    if isinstance(factory, str):
+        module, _, name = factory.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise PluginError(f"{isolation} bots are not available here: {exc}") from None
+        _FACTORIES[isolation] = factory
+    return factory
+
+
+class SeatPool:
+    """The out-of-process actors of one match, by seat key (say ("a", 0): side A's first seat,
+    whichever seat number it has in this game). `close` ends the match for all of them."""
+
+    def __init__(self):
+        self._actors: dict[Hashable, Any] = {}
+
+    def actor(self, key: Hashable, spec, context: MatchContext):
+        actor = self._actors.get(key)
+        if actor is None:
+            actor = self._actors[key] = actor_factory(spec.isolation)(spec, context)
+        return actor
+
+    def close(self) -> None:
+        actors, self._actors = list(self._actors.values()), {}
+        errors = []
+        for actor in actors:
+            try:
+                actor.close()
+            except Exception as exc:  # every actor is closed, whatever one of them does
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+
+    def __enter__(self) -> SeatPool:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
