@@ -248,8 +248,10 @@ def standings(tournament: Tournament) -> list[Standing]:
         tournament.entrants.order_by("seed", "id").values_list("id", "name", "bot__player_id")
     )
     ids = [eid for eid, _, _ in entrants]
-    rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
     ratings = entrant_ratings(tournament, entrants)
+    if len(ids) < 2:  # a draft still taking entries: no table yet, only who is in
+        return [Standing(1, eid, name, {}, ratings[eid]) for eid, name, _ in entrants]
+    rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
     names = {eid: name for eid, name, _ in entrants}
     return [
         Standing(row.rank, row.entrant, names[row.entrant], row.values, ratings[row.entrant])

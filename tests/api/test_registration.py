@@ -202,3 +202,12 @@ def test_a_registered_tournament_starts_and_its_standings_show_the_entrants(staf
     assert staff_api.post(f"/api/tournaments/{cup['id']}/start/").status_code == 200
     rows = staff_api.get(f"/api/tournaments/{cup['id']}/standings/").json()["rows"]
     assert {row["entrant"]["name"] for row in rows} == {"ann-bot", "ben-bot"}
+
+
+def test_a_tournament_still_empty_shows_its_page_and_standings(staff_api, api):
+    cup = open_tournament(staff_api, format="single-elimination")
+    assert api.get(f"/api/tournaments/{cup['id']}/standings/").json()["rows"] == []
+    assert api.get(f"/tournaments/{cup['id']}/").status_code == 200
+    enter(client_for(UserFactory(username="solo")), cup["id"], human=True)
+    rows = api.get(f"/api/tournaments/{cup['id']}/standings/").json()["rows"]
+    assert [row["entrant"]["name"] for row in rows] == ["solo"]

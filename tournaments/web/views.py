@@ -17,6 +17,7 @@ from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, standings_table, total_matches
 from ..models import Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
+from .entries import entry_context
 
 PAGE_SIZE = 25
 
@@ -57,6 +58,7 @@ def tournament_detail(request, pk: int):
             "bracket": bracket,
             "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
+            **entry_context(request, tournament),
         },
     )
 
