@@ -149,7 +149,7 @@ class BotSerializer(serializers.ModelSerializer):
         max_length=100, required=False, allow_blank=True, help_text="a registered bot plugin"
     )
     url = serializers.CharField(
-        max_length=600,
+        max_length=2000,
         required=False,
         allow_blank=True,
         help_text="a remote bot's URL (instead of a plugin), when the server allows them",
