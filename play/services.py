@@ -121,7 +121,15 @@ def locked_match(match_id: int) -> Match:
 
 
 def load(match: Match) -> Table:
-    live = LiveMatch.objects.select_for_update().get(match=match)
+    """The live match of `match`, its row locked for the caller's transaction (every change
+    goes through here, under `locked_match`)."""
+    return table_of(match, LiveMatch.objects.select_for_update().get(match=match))
+
+
+def table_of(match: Match, live: LiveMatch) -> Table:
+    """The table of a live match row already read: for a change, `load` it under its lock;
+    to show it (`play.views_state`), any committed row will do, without a lock or a
+    transaction (a lock outside a transaction is an error on PostgreSQL)."""
     tournament = match.tournament
     finished = [game_from_json(g) for g in live.games]
     planned = next_game(tournament, match, finished, needs_winner(tournament))
@@ -439,11 +447,32 @@ def mirror(table: Table) -> None:
 # --- the humans' actions and the timer ----------------------------------------------------
 
 
-def act(match_id: int, user, action: Any, seat: Any = None, ip: str | None = None) -> None:
-    """A human's decision. Only a seat of theirs, only when it is to act, only one of that
-    seat's legal actions."""
+def turn_of(table: Table) -> int | None:
+    """The number of the decision pending at the table: the actions taken in the match so far
+    (its finished games', then this game's). An action names it, so that one sent for a
+    decision that was already taken (a second click, a late tab) is told apart from a new
+    one. None when no game is in play."""
+    if table.game is None:
+        return None
+    return sum(g.get("actions", 0) for g in table.live.games) + table.game.ply
+
+
+def act(
+    match_id: int,
+    user,
+    action: Any,
+    seat: Any = None,
+    ip: str | None = None,
+    *,
+    turn: Any = None,
+) -> None:
+    """A human's decision for the decision numbered `turn` (the state's `turn`). Only a seat
+    of theirs, only when it is to act, only one of that seat's legal actions; an action for a
+    decision already taken is refused (409) and changes nothing."""
     if not isinstance(action, str) or not action.strip():
         raise PlayError("`action` must be one of your legal actions, as a string")
+    if type(turn) is not int or turn < 0:
+        raise PlayError("`turn` must name the decision you answer: the `turn` of the table's state")
     player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
@@ -460,6 +489,13 @@ def act(match_id: int, user, action: Any, seat: Any = None, ip: str | None = Non
         if table.live.waiting == LiveMatch.Waiting.NEXT:
             raise PlayError("the next game has not been dealt yet", 409)
         touch(match.pk, player.pk, ip)
+        now = turn_of(table)
+        if turn != now:
+            raise PlayError(
+                f"that action answers turn {turn}, but the table is at turn {now}: "
+                "it was already answered (reload the table); nothing was changed",
+                409,
+            )
         if seat is None:
             seat = table.game.to_act if table.game.to_act in mine else mine[0]
         if type(seat) is not int or seat not in mine:

@@ -14,7 +14,7 @@ from .amicable import vote_state
 from .models import LiveMatch
 from .public_view import public_view
 from .seating import game_from_json, next_game, scheduled, seating
-from .services import Table, load, player_of
+from .services import Table, player_of, table_of, turn_of
 from .table_master import free_teams, table_options
 
 
@@ -35,7 +35,7 @@ def table_state(match: Match, user) -> dict[str, Any]:
     player = player_of(user)
     tournament = match.tournament
     live = LiveMatch.objects.filter(match=match).first()
-    table: Table | None = load(match) if live is not None else None
+    table: Table | None = table_of(match, live) if live is not None else None
     if table is not None:
         seats = table.seats
     else:
@@ -71,6 +71,7 @@ def table_state(match: Match, user) -> dict[str, Any]:
         ],
         "you": mine,
         "to_act": to_act,
+        "turn": turn_of(table) if game is not None else None,
         "your_turn": to_act is not None and to_act in mine,
         "turn_deadline": deadline.isoformat() if deadline else None,
         "seconds_left": max(0.0, (deadline - timezone.now()).total_seconds()) if deadline else None,

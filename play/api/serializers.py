@@ -13,6 +13,15 @@ class ActSerializer(serializers.Serializer):
     seat = serializers.IntegerField(
         required=False, min_value=0, max_value=11, help_text="needed only if you hold two seats"
     )
+    turn = serializers.IntegerField(
+        min_value=0,
+        max_value=10**9,
+        help_text="the `turn` of the state you answer: an action for a decision already taken "
+        "is refused with 409",
+        error_messages={
+            "required": "name the decision you answer: the `turn` of the table's state",
+        },
+    )
 
 
 class QuickMatchSerializer(serializers.Serializer):
@@ -152,6 +161,11 @@ class TableStateSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     you = serializers.ListField(child=serializers.IntegerField())
     to_act = serializers.IntegerField(allow_null=True)
+    turn = serializers.IntegerField(
+        allow_null=True,
+        help_text="the number of the pending decision (actions so far in the match); send it "
+        "with an action (`act`): one for a decision already taken is refused with 409",
+    )
     your_turn = serializers.BooleanField()
     turn_deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.FloatField(allow_null=True)

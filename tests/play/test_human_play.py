@@ -12,11 +12,12 @@ from django.utils import timezone
 from play.models import LiveMatch, Presence
 from play.services import advance
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
+from tests.play.tables import table_now
 from tests.surface import client_for
 from tournaments import lifecycle
 from tournaments.models import Entrant, Game, Match, TableSettings, Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
 
 def human_vs_bot(*, games=1, players=2, team=1, **table):
@@ -36,9 +37,7 @@ def human_vs_bot(*, games=1, players=2, team=1, **table):
 
 
 def opponent_cards(match: Match, mine: list[int]) -> set[str]:
-    from play.services import load
-
-    live_table = load(Match.objects.get(pk=match.pk))
+    live_table = table_now(match.pk)
     state = live_table.game.state
     return {
         c
@@ -74,7 +73,7 @@ def play_to_end(client, match_id: int, state: dict) -> dict:
         seat = str(state["to_act"])
         state = client.post(
             f"/api/play/matches/{match_id}/act/",
-            {"action": state["observations"][seat]["legal"][0]},
+            {"action": state["observations"][seat]["legal"][0], "turn": state["turn"]},
         ).json()
     return state
 
@@ -106,11 +105,15 @@ def test_nobody_sees_the_cards_of_a_seat_that_is_not_theirs(api):
 def test_an_action_must_be_legal_for_the_humans_own_seat():
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
-    refused = client.post(f"/api/play/matches/{match.pk}/act/", {"action": "play 9z"})
+    refused = client.post(
+        f"/api/play/matches/{match.pk}/act/", {"action": "play 9z", "turn": state["turn"]}
+    )
     assert refused.status_code == 400
     assert "legal actions" in refused.json()["detail"]
     legal = state["observations"][str(state["to_act"])]["legal"]
-    ok = client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0]})
+    ok = client.post(
+        f"/api/play/matches/{match.pk}/act/", {"action": legal[0], "turn": state["turn"]}
+    )
     assert ok.status_code == 200
     live = LiveMatch.objects.get(match=match)
     assert [state["to_act"], legal[0]] in live.actions
@@ -121,15 +124,15 @@ def test_nobody_acts_for_a_seat_that_is_not_theirs(api):
     client, state = open_match(match, human)
     bot_seat = 1 - state["you"][0]
     wrong_seat = client.post(
-        f"/api/play/matches/{match.pk}/act/", {"action": "truco", "seat": bot_seat}
+        f"/api/play/matches/{match.pk}/act/",
+        {"action": "truco", "seat": bot_seat, "turn": state["turn"]},
     )
     assert wrong_seat.status_code == 403
     stranger = client_for(PlayerFactory().user)
-    assert (
-        stranger.post(f"/api/play/matches/{match.pk}/act/", {"action": "truco"}).status_code == 403
-    )
+    body = {"action": "truco", "turn": state["turn"]}
+    assert stranger.post(f"/api/play/matches/{match.pk}/act/", body).status_code == 403
     assert stranger.post(f"/api/play/matches/{match.pk}/open/").status_code == 403
-    assert api.post(f"/api/play/matches/{match.pk}/act/", {"action": "truco"}).status_code in (
+    assert api.post(f"/api/play/matches/{match.pk}/act/", body).status_code in (
         401,
         403,
     )
@@ -150,12 +153,10 @@ def test_a_human_plays_the_match_to_its_end_and_it_is_recorded():
 
 
 def test_turn_seconds_run_out_and_the_game_plays_for_the_human(api):
-    from play.services import load
-
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
     seat = state["to_act"]
-    game = load(Match.objects.get(pk=match.pk)).game
+    game = table_now(match.pk).game
     expected = game.state.rules.default_action(game.state)
     live = LiveMatch.objects.get(match=match)
     before = live.ply
@@ -209,12 +210,9 @@ def test_two_humans_each_see_and_act_for_their_own_seat_only():
         (ana_client, bea_client) if to_act in ana_state["you"] else (bea_client, ana_client)
     )
     state = mover.get(f"/api/play/matches/{match.pk}/").json()
-    action = state["observations"][str(to_act)]["legal"][0]
-    assert waiter.post(f"/api/play/matches/{match.pk}/act/", {"action": action}).status_code in (
-        403,
-        409,
-    )
-    assert mover.post(f"/api/play/matches/{match.pk}/act/", {"action": action}).status_code == 200
+    body = {"action": state["observations"][str(to_act)]["legal"][0], "turn": state["turn"]}
+    assert waiter.post(f"/api/play/matches/{match.pk}/act/", body).status_code in (403, 409)
+    assert mover.post(f"/api/play/matches/{match.pk}/act/", body).status_code == 200
 
 
 def test_a_table_closed_to_spectators_shows_nothing_to_strangers(api):
@@ -268,7 +266,9 @@ def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
     client, state = open_match(match, human)
     legal = state["observations"][str(state["to_act"])]["legal"]
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0]})
+        response = client.post(
+            f"/api/play/matches/{match.pk}/act/", {"action": legal[0], "turn": state["turn"]}
+        )
     assert response.status_code == 200
     assert sent == [match.pk]
     assert LiveMatch.objects.get(match=match).waiting == "bots"
@@ -285,7 +285,7 @@ def test_a_late_timer_changes_nothing_once_the_decision_was_taken():
     live = LiveMatch.objects.get(match=match)
     game_no, ply = live.game_no, live.ply
     legal = state["observations"][str(state["to_act"])]["legal"]
-    client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0]})
+    client.post(f"/api/play/matches/{match.pk}/act/", {"action": legal[0], "turn": state["turn"]})
     LiveMatch.objects.filter(pk=live.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
     actions = LiveMatch.objects.get(pk=live.pk).actions
     assert expire(match.pk, game_no, ply) is False
@@ -364,10 +364,71 @@ def test_an_untrusted_bot_plugin_plays_a_human_match_from_a_sandboxed_child_proc
             seat = str(state["to_act"])
             action = state["observations"][seat]["legal"][0]
             response = client.post(
-                f"/api/play/matches/{match.pk}/act/", {"action": action}, format="json"
+                f"/api/play/matches/{match.pk}/act/",
+                {"action": action, "turn": state["turn"]},
+                format="json",
             )
             assert response.status_code == 200, response.json()
             state = response.json()
     finally:
         sandbox.ProcessBot._start = original
     assert started, "the bot's decisions never came from a child process"
+
+
+def test_an_action_names_its_turn_and_a_stale_one_is_refused_and_changes_nothing():
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    url = f"/api/play/matches/{match.pk}/act/"
+    legal = state["observations"][str(state["to_act"])]["legal"]
+    missing = client.post(url, {"action": legal[0]})
+    assert missing.status_code == 400 and "turn" in missing.json()["turn"][0]
+    assert client.post(url, {"action": legal[0], "turn": "soon"}).status_code == 400
+    first = client.post(url, {"action": legal[0], "turn": state["turn"]})
+    assert first.status_code == 200, first.json()
+    after = LiveMatch.objects.get(match=match)
+    actions = list(after.actions)
+    replayed = client.post(url, {"action": legal[0], "turn": state["turn"]})  # a second click
+    assert replayed.status_code == 409
+    assert "already answered" in replayed.json()["detail"]
+    assert LiveMatch.objects.get(match=match).actions == actions
+    now = first.json()
+    if now["your_turn"]:
+        assert now["turn"] > state["turn"]
+        again = now["observations"][str(now["to_act"])]["legal"][0]
+        assert client.post(url, {"action": again, "turn": now["turn"]}).status_code == 200
+
+
+def test_two_concurrent_actions_for_one_turn_one_is_applied_the_other_is_a_409():
+    """Two requests at once (two tabs), each on its own PostgreSQL connection: the row lock
+    serialises them and the second finds its turn taken."""
+    import threading
+
+    from django.db import connection
+
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    before = len(LiveMatch.objects.get(match=match).actions)
+    legal = state["observations"][str(state["to_act"])]["legal"]
+    body = {"action": legal[0], "turn": state["turn"]}
+    start = threading.Barrier(2)
+    answers: list[int] = []
+
+    def send():
+        tab = client_for(human.user)
+        try:
+            start.wait(timeout=10)
+            answers.append(tab.post(f"/api/play/matches/{match.pk}/act/", body).status_code)
+        finally:
+            connection.close()
+
+    tabs = [threading.Thread(target=send) for _ in range(2)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join(30)
+    assert sorted(answers) == [200, 409]
+    live = LiveMatch.objects.get(match=match)
+    seat = state["to_act"]
+    # The human's one action, then the bots' up to the human's next decision, which is still
+    # the human's to take: the late request was not applied to it.
+    assert [a for a in live.actions[before:] if a[0] == seat] == [[seat, legal[0]]]

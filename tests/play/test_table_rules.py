@@ -15,12 +15,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from play.models import ChatMessage, LiveMatch, Presence, SettledGame
-from play.services import advance, load
+from play.services import advance
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
+from tests.play.tables import table_now
 from tournaments import chips, lifecycle
 from tournaments.models import STARTING_CHIPS, ChipTransfer, Entrant, Match, Player, Rating
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def test_stake_of_a_game_is_paid_once_even_if_it_is_settled_again():
     match, (ana, bea) = tournament_table(competitive=True, stake=100)
     client(ana, "10.0.0.1").post(url(match, "open"))
     client(bea, "10.0.0.2").post(url(match, "open"))
-    table = load(Match.objects.get(pk=match.pk))
+    table = table_now(match.pk)
     robots_finish(match.pk)
     balances = [p.chips for p in fresh(ana, bea)]
     # A match played again (re-run) ends its games again: they are not paid twice.
@@ -478,7 +479,7 @@ def test_amicable_end_is_not_offered_at_a_tournament_match():
 
 
 def first_hands(match_id: int) -> list:
-    return [list(hand) for hand in load(Match.objects.get(pk=match_id)).game.state.hands]
+    return [list(hand) for hand in table_now(match_id).game.state.hands]
 
 
 def daily_table(player: Player, **body) -> int:

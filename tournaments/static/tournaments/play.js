@@ -40,6 +40,7 @@
     let busy = false;
     let timer = null;
     let epoch = 0;  // bumped by every action: a poll answered from before it is stale
+    let shown = null;  // the state on screen: an action names its `turn` (a stale one is a 409)
 
     async function act(action, seat) {
       if (busy) return;
@@ -47,7 +48,7 @@
       epoch += 1;
       errorLine.textContent = "";
       try {
-        render(await fetchJSON(url + "act/", { method: "POST", body: { action: action, seat: seat } }));
+        render(await fetchJSON(url + "act/", { method: "POST", body: { action: action, seat: seat, turn: shown && shown.turn } }));
       } catch (error) {
         errorLine.textContent = error.message;
       } finally {
@@ -68,6 +69,7 @@
     const open = () => post("open/");
 
     function render(state) {
+      shown = state;
       const mine = state.you;
       const seat = state.your_turn ? state.to_act : mine[0];
       const observation = seat !== undefined ? state.observations[String(seat)] : null;

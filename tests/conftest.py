@@ -1,0 +1,36 @@
+"""Fixtures of every test: the real services (tests/e2e_support.py) and the `postgres` mark.
+
+A test marked `@pytest.mark.postgres`, or using the `live_stack` fixture, runs on this test
+process's own PostgreSQL database without the per-test transaction (see e2e_support)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e_support import (  # noqa: F401 (fixtures)
+    default_database_at,
+    live_stack,
+    postgres_orm_url,
+    postgres_template,
+    postgres_url,
+    services_env,
+)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "live_stack" in item.fixturenames and item.get_closest_marker("postgres") is None:
+            item.add_marker(pytest.mark.postgres)
+        if item.get_closest_marker("postgres") is not None:
+            item.add_marker(pytest.mark.django_db(transaction=True))
+
+
+@pytest.fixture
+def django_db_setup(django_db_setup, request):
+    """pytest-django's test database, or, for a `postgres` test, this process's PostgreSQL
+    database in its place for the time of the test (its tables emptied afterwards)."""
+    if request.node.get_closest_marker("postgres") is None:
+        yield
+        return
+    with default_database_at(request.getfixturevalue("postgres_orm_url")):
+        yield
