@@ -102,15 +102,26 @@ class ChipTransferAdmin(admin.ModelAdmin):
 
 
 class BotForm(forms.ModelForm):
-    plugin = forms.ChoiceField(help_text="a registered bot strategy")
+    plugin = forms.ChoiceField(
+        required=False, help_text="a registered bot strategy (empty for a remote bot)"
+    )
 
     class Meta:
         model = Bot
-        fields = ["name", "version", "plugin", "params", "description", "owner", "is_active"]
+        fields = [
+            "name",
+            "version",
+            "plugin",
+            "url",
+            "params",
+            "description",
+            "owner",
+            "is_active",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["plugin"].choices = registry_choices(registry().bots)
+        self.fields["plugin"].choices = [("", "—")] + registry_choices(registry().bots)
 
 
 @admin.register(Bot)
@@ -273,6 +284,10 @@ class TournamentAdmin(admin.ModelAdmin):
                     "seed",
                 ]
             },
+        ),
+        (
+            "Registration",
+            {"fields": ["registration_open", "registration_deadline", "max_entrants"]},
         ),
         ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
     ]

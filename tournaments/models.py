@@ -106,6 +106,8 @@ class Bot(models.Model):
 
         if self.url:
             check_remote_bot(self.url, self.plugin)
+        elif not self.plugin:
+            raise ValidationError({"plugin": "a bot needs a plugin, or a url for a remote bot"})
         else:
             check_bot(self.plugin, self.params)
 
