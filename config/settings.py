@@ -13,7 +13,10 @@
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
-  `random heuristic mcts`); any other runs in a sandboxed child process.
+  `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
+- Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
+  (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
+  match per game setting, default 2) and `TRUCO_VALIDATION_DECISION_SECONDS` (default 2).
 - `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
   organise those they created (open registration, start them); staff always may.
 - `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
@@ -153,6 +156,12 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
+    # and give this entry its backend "storages.backends.s3.S3Storage" with its OPTIONS.
+    "bundles": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "bundles")},
+    },
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
@@ -240,4 +249,15 @@ TRUCO_REMOTE_BOT_HOSTS = os.environ.get("TRUCO_REMOTE_BOT_HOSTS", "")
 TRUCO_REMOTE_BOT_NETWORKS = os.environ.get("TRUCO_REMOTE_BOT_NETWORKS", "")
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
+)
+
+# --- bot bundles (docs/bots.md) -------------------------------------------------------------
+TRUCO_BUNDLE_MAX_MB = env_int("TRUCO_BUNDLE_MAX_MB", 5)
+TRUCO_BUNDLE_MAX_FILES = env_int("TRUCO_BUNDLE_MAX_FILES", 200)
+TRUCO_BUNDLE_MAX_UNPACKED_MB = env_int("TRUCO_BUNDLE_MAX_UNPACKED_MB", 20)
+# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete).
+TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DIR / "bundle-cache")
+TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
+TRUCO_VALIDATION_DECISION_SECONDS = float(
+    os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
 )

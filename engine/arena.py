@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import TrucoError
 from .match import MatchGame, MatchSpec, iter_match
 from .progress import progress_bar
 from .remote_policy import check_url, is_url
-from .runner import REMOTE, BotSpec
+from .runner import IN_PROCESS, JAIL, PROCESS, REMOTE, BotSpec
 from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
 
 
@@ -24,10 +24,15 @@ class ArenaError(TrucoError):
 
 
 def parse_bot(text: str) -> BotSpec:
-    """`name` or `name:key=value,key=value` (values read as JSON when they parse), or the URL
-    of a remote bot (`https://...`, engine/remote.py)."""
+    """`name` or `name:key=value,key=value` (values read as JSON when they parse), a bundle
+    folder or .zip (`./mybot`: docs/bots.md), which always runs in the jail, or the URL of a
+    remote bot (`https://...`, docs/remote-bots.md)."""
     if is_url(text):
         return BotSpec.of(text)
+    from .bundles import bundle_spec, load_bundle, looks_like_bundle
+
+    if looks_like_bundle(text):
+        return bundle_spec(load_bundle(text), name=text)
     name, _, raw = text.partition(":")
     params = {}
     for item in filter(None, raw.split(",")):
@@ -61,14 +66,23 @@ def parse_sprt(items: list[str]) -> dict[str, float]:
 
 
 def check_bot(reg, variant, side: BotSpec, options, args) -> None:
-    """Build the bot once, so that a wrong name or parameter is an error now, not a forfeit in
-    every game. A remote bot's URL is checked against the policy instead (nothing of it runs
-    here)."""
+    """Try the bot once, so that a wrong name or parameter is an error now, not a forfeit in
+    every game: built here when it runs in-process, else in the jail (its code never runs in
+    this process), where it must answer one decision. A remote bot's URL is checked against
+    the policy instead (nothing of it runs here)."""
     if side.isolation == REMOTE:
         check_url(side.url)
         return
-    factory = reg.bot(side.name)
+    factory = reg.bot(side.name) if side.registered else None
     state = variant.new_game(args.players, options, preset=args.preset, seed=args.seed)
+    isolation = args.isolation or side.isolation if side.registered else side.isolation
+    if isolation != IN_PROCESS:
+        from .jail.check import first_decision_error
+
+        error = first_decision_error(replace(side, isolation=isolation), variant.name, state)
+        if error:
+            raise ArenaError(f"bot {side.name!r} failed its first decision in the jail: {error}")
+        return
     try:
         factory(
             variant=variant.name,
@@ -100,17 +114,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="stop when an SPRT on the pairs decides: elo0=0 elo1=20 [alpha=0.05 beta=0.05]",
     )
-    parser.add_argument(
-        "--isolation",
-        choices=("inprocess", "process"),
-        default=None,
-        help="run the bots in child processes with a hard deadline per decision",
-    )
+    add_isolation_argument(parser)
     parser.add_argument(
         "--decision-seconds", type=float, default=None, help="time limit per decision"
     )
     parser.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"
+    )
+
+
+def add_isolation_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--isolation",
+        choices=(IN_PROCESS, JAIL, PROCESS),
+        default=None,
+        help="jail (or process): run both bots in the jail, one process per seat per match, "
+        "with a hard deadline per decision (docs/bot-protocol.md)",
     )
 
 

@@ -1,7 +1,8 @@
 """`python -m engine ...`: replay a record, play a match between bots, measure two bots' strength
-(arena), benchmark the variants.
+(arena), benchmark the variants and the jail, check that the jail holds here (jail-check).
 
-Exit codes: 0 success, 2 bad input (with a message; JSON for `replay`).
+Exit codes: 0 success, 1 the jail check failed, 2 bad input or untrusted bots refused (with a
+message; JSON for `replay`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import sys
 
 from .arena import add_arguments as add_arena_arguments
+from .arena import add_isolation_argument
 from .errors import TrucoError
 
 
@@ -63,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"
     )
+    add_isolation_argument(match)
+    match.add_argument(
+        "--decision-seconds", type=float, default=None, help="time limit per decision"
+    )
 
     arena = sub.add_parser(
         "arena", help="duplicate pairs between two bots: win rate, Elo, SPRT (engine/arena.py)"
@@ -77,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--seconds", type=float, default=2.0, help="time per variant and player count"
     )
     bench.add_argument("--variant", action="append", default=None, help="only these variants")
+    bench.add_argument(
+        "--jail-only", action="store_true", help="only the jail's figures (in-process vs jailed)"
+    )
+
+    sub.add_parser(
+        "jail-check",
+        help="build a jail here and try what a hostile bot would: prints what was verified",
+    )
     return parser
 
 
@@ -103,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
             from .bench import run_bench
 
             return run_bench(args)
+        if args.command == "jail-check":
+            from .jail.check import run_jail_check
+
+            return run_jail_check(args)
     except TrucoError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

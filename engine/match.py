@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .plugins import plugin_manager, registry
-from .runner import ISOLATIONS, REMOTE, BotSpec, GameResult, play_game
+from .runner import ISOLATIONS, BotSpec, GameResult, play_game
 from .seats import SeatPool
 
 
@@ -40,9 +40,9 @@ class MatchSpec:
         if self.isolation is not None:
             if self.isolation not in ISOLATIONS:
                 raise ValueError(f"isolation must be one of {', '.join(ISOLATIONS)}")
-            # A remote bot runs no code here: there is nothing to isolate.
+            # A program (a bundle) or a remote bot runs where it must, whatever is asked.
             a, b = (
-                side if side.isolation == REMOTE else replace(side, isolation=self.isolation)
+                replace(side, isolation=self.isolation) if side.registered else side
                 for side in (a, b)
             )
         return a, b

@@ -5,33 +5,52 @@ from __future__ import annotations
 import json
 
 from .cli import checked_game
+from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
 from .remote_policy import check_url, is_url
 
 
 def run_match(args) -> int:
+    from .arena import parse_bot
+
     reg, variant, options = checked_game(args)
+    sides = []
     for name in args.bots:
         if is_url(name):  # a remote bot (docs/remote-bots.md): its URL must be allowed
             check_url(name)
+            sides.append(parse_bot(name))
+        elif "/" in name or name.endswith(".zip"):
+            sides.append(parse_bot(name))  # a bundle: always in the jail
         else:
             reg.bot(name)
+            sides.append(name)
+    if args.decision_seconds is not None and not args.decision_seconds > 0:
+        raise TrucoError("--decision-seconds must be a positive number of seconds")
+    if args.isolation not in (None, "inprocess"):
+        from .jail.probe import availability, unsafe_unjailed
+
+        if not unsafe_unjailed():
+            availability().require()  # refused now, not after the first game
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,
-        bot_a,
-        bot_b,
+        *sides,
         players=args.players,
         options=options,
         preset=args.preset,
         games=args.games,
         seed=args.seed,
+        decision_seconds=args.decision_seconds,
+        isolation=args.isolation,
     )
     wins = [0, 0]
     points = [0, 0]
     terminations: dict[str, int] = {}
-    records = open(args.records, "w", encoding="utf-8") if args.records else None
+    try:
+        records = open(args.records, "w", encoding="utf-8") if args.records else None
+    except OSError as exc:
+        raise TrucoError(f"cannot write the records to {args.records!r}: {exc.strerror}") from None
     games = iter_match(spec, 1)
     try:
         with progress_bar(args.games, f"{bot_a} vs {bot_b}") as advance:

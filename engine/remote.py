@@ -33,6 +33,7 @@ from .protocol import (
     BotTimeout,
     MalformedReply,
     ProtocolBot,
+    encode,
     match_message,
 )
 from .remote_policy import RemotePolicy, RemoteRefused, Target, check_url, connect_checked
@@ -109,7 +110,8 @@ class HttpTransport:
             self._conn = conn
         return self._conn
 
-    def close(self) -> None:
+    def close(self, graceful: bool = True) -> None:
+        """Drop the connection (the bot's server keeps running: nothing of it is ours)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -147,7 +149,7 @@ class HttpTransport:
             pass  # nobody reads the answer to a notice
 
     def _post(self, message: Mapping[str, Any], seconds: float) -> bytes:
-        data = json.dumps(message, separators=(",", ":")).encode()
+        data = encode(message)  # the protocol's own JSON (one line, as over a pipe)
         started = time.monotonic()
         self._expired = False
         conn = self._connection(seconds)

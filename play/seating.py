@@ -14,7 +14,7 @@ from engine.runner import BotSpec, GameResult
 from tournaments.execution import MAX_DECIDERS
 from tournaments.models import Entrant, Match, Tournament
 from tournaments.seeds import decider_seed
-from tournaments.trust import spec_of_bot
+from tournaments.trust import spec_for_bot
 
 # A team with fewer players than seats (one human in a 2v2) gets a robot partner, as Truco sites
 # fill empty seats; it also plays for a human who is away past the disconnection grace.
@@ -57,7 +57,7 @@ class Seat:
 def entrant_seats(entrant: Entrant, seats: list[int]) -> list[tuple[int | None, str, BotSpec]]:
     """(player, name, bot) for each of a side's seats, partners in seat order."""
     if entrant.bot is not None:
-        spec = spec_of_bot(entrant.bot)
+        spec = spec_for_bot(entrant.bot)
         return [(None, entrant.bot.label, spec) for _ in seats]
     members = sorted(entrant.members.all(), key=lambda p: p.pk)
     out = []

@@ -34,7 +34,7 @@ from .models import Bot, Entrant, Game, Match, Tournament
 from .ratings import rate_match
 from .scheduling import needs_winner, rated_player_ids
 from .seeds import decider_seed
-from .trust import spec_of_bot
+from .trust import spec_for_bot
 
 log = logging.getLogger(__name__)
 
@@ -217,8 +217,8 @@ def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> Mat
     """What the engine plays for a match of this tournament between two bots."""
     return MatchSpec(
         variant=tournament.variant,
-        side_a=spec_of_bot(bot_a),
-        side_b=spec_of_bot(bot_b),
+        side_a=spec_for_bot(bot_a),
+        side_b=spec_for_bot(bot_b),
         players=tournament.players,
         options=tournament.options,
         preset=tournament.preset or None,

@@ -26,7 +26,7 @@ class Player(models.Model):
         HUMAN = "human", "human"
         BOT = "bot", "bot"
 
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -56,19 +56,54 @@ class Player(models.Model):
         return self.name
 
 
+def bundle_storage():
+    """Where uploaded bundles are kept: the `bundles` entry of settings.STORAGES (a folder under
+    var/ by default; any Django storage, e.g. S3-compatible, by setting)."""
+    from .bundles.storage import BundleStorage
+
+    return BundleStorage()
+
+
+def bundle_path(bot: Bot, filename: str) -> str:
+    return f"{bot.owner_id or 'operator'}/{bot.name}/v{bot.version}-{bot.sha256[:16]}.zip"
+
+
+class BotQuerySet(models.QuerySet):
+    def enterable(self):
+        """Bots that may be entered in a tournament: active and validated."""
+        return self.filter(is_active=True, status=Bot.Status.READY)
+
+
 class Bot(models.Model):
-    """A registered bot plugin with its parameters, or a remote bot at a URL (engine/remote.py).
-    A new version is a new Bot, rated apart."""
+    """A bot: a registered plugin with its parameters, an uploaded bundle (docs/bots.md), or a
+    remote bot at a URL, called over HTTP (docs/remote-bots.md). A new version is a new Bot,
+    with a Player of its own, rated apart. A user's bots are known by owner and name
+    (`alice/greedy v3`); names of the registered plugins are reserved for the built-ins
+    (tournaments/bot_names.py)."""
+
+    class Kind(models.TextChoices):
+        PLUGIN = "plugin", "registered plugin"
+        BUNDLE = "bundle", "uploaded bundle"
+        REMOTE = "remote", "remote bot (a URL)"
+
+    class Status(models.TextChoices):
+        VALIDATING = "validating", "validating"
+        READY = "ready", "ready"
+        REJECTED = "rejected", "rejected"
+        RETIRED = "retired", "retired"
+
+    objects = BotQuerySet.as_manager()
 
     name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLUGIN)
     plugin = models.CharField(
-        max_length=100, blank=True, help_text="the bot's registered plugin name (empty: remote)"
+        max_length=100, blank=True, help_text="the bot's registered plugin name (plugin bots)"
     )
     url = models.CharField(
         max_length=500,
         blank=True,
         default="",
-        help_text="a remote bot's URL, called over HTTP (docs/remote-bots.md); empty: a plugin",
+        help_text="a remote bot's URL, called over HTTP (docs/remote-bots.md); remote bots only",
     )
     params = models.JSONField(default=dict, blank=True, help_text="keyword arguments for the bot")
     version = models.CharField(max_length=40, blank=True, default="")
@@ -84,10 +119,38 @@ class Bot(models.Model):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # Uploaded bundles (kind "bundle"): the zip as uploaded, and what validation found.
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.READY, db_index=True
+    )
+    status_reason = models.TextField(
+        blank=True, default="", help_text="why it was rejected, in words its owner can act on"
+    )
+    bundle = models.FileField(storage=bundle_storage, upload_to=bundle_path, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True, default="")
+    size = models.PositiveIntegerField(null=True, blank=True, help_text="bytes of the zip")
+    manifest = models.JSONField(default=dict, blank=True, help_text="its bot.toml")
+    validation = models.JSONField(
+        default=dict, blank=True, help_text="the smoke match: games and terminations per setting"
+    )
+    log = models.TextField(
+        blank=True, default="", help_text="what the bot wrote to standard error (owner and staff)"
+    )
+    validated_at = models.DateTimeField(null=True, blank=True)
+
     class Meta:
         ordering = ["name", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["name", "version"], name="bot_name_version_unique")
+            models.UniqueConstraint(
+                fields=["name", "version"],
+                condition=Q(owner__isnull=True),
+                name="bot_name_version_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "name", "version"],
+                condition=Q(owner__isnull=False),
+                name="bot_owner_name_version_unique",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -95,7 +158,17 @@ class Bot(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.name} v{self.version}" if self.version else self.name
+        """`alice/greedy v3` for a user's bot, `mcts-fast` for the operator's."""
+        name = f"{self.owner.username}/{self.name}" if self.owner_id else self.name
+        return f"{name} v{self.version}" if self.version else name
+
+    @property
+    def is_bundle(self) -> bool:
+        return self.kind == self.Kind.BUNDLE
+
+    @property
+    def is_enterable(self) -> bool:
+        return self.is_active and self.status == self.Status.READY
 
     @property
     def is_remote(self) -> bool:
@@ -104,6 +177,8 @@ class Bot(models.Model):
     def clean(self) -> None:
         from .validation import check_bot, check_remote_bot
 
+        if self.is_bundle:
+            return  # checked when uploaded (tournaments/bundles), validated by a smoke match
         if self.url:
             check_remote_bot(self.url, self.plugin)
         elif not self.plugin:
@@ -293,7 +368,7 @@ class TableSettings(models.Model):
 
 class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=200)
     bot = models.ForeignKey(
         Bot, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )

@@ -86,12 +86,9 @@ def registration_summary(tournament: Tournament, entrants: int) -> dict:
 
 
 def enterable_bots(user):
-    """The user's bots that may be entered: their own and active (a bot version that failed
-    validation or was retired is not; see the bundles' `status` once it exists)."""
-    bots = Bot.objects.filter(owner=user, is_active=True)
-    if any(f.name == "status" for f in Bot._meta.get_fields()):
-        bots = bots.filter(status="ready")
-    return bots.order_by("name", "version")
+    """The user's bots that may be entered: their own, active and `ready` (a version still
+    validating, rejected or retired is not)."""
+    return Bot.objects.enterable().filter(owner=user).order_by("name", "version")
 
 
 def _lock_open(tournament_id: int) -> Tournament:
@@ -116,8 +113,11 @@ def enter_bot(tournament_id: int, user, bot_id) -> Entrant:
     with transaction.atomic():
         tournament = _lock_open(tournament_id)
         bot = _own_bot(user, bot_id)
-        if not enterable_bots(user).filter(pk=bot.pk).exists():
-            raise RegistrationError(f"bot {bot.label!r} is not ready to be entered")
+        if not bot.is_enterable:
+            raise RegistrationError(
+                f"bot {bot.label!r} is not ready to be entered (it is "
+                f"{bot.status if bot.is_active else 'inactive'})"
+            )
         if tournament.entrants.filter(bot__owner=user, bot__name=bot.name).exists():
             raise RegistrationError(
                 f"a version of {bot.name!r} is already entered: withdraw it first", 409

@@ -49,3 +49,11 @@ def advance_tournament(*, tournament_id: int) -> None:
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def sweep() -> int:
     return dispatch.sweep()
+
+
+@shared_task(name="tournaments.validate_bot", acks_late=True, ignore_result=True)
+def validate_bot(*, bot_id: int) -> str:
+    """The smoke match of a newly uploaded bot version (tournaments/bundles/validation.py)."""
+    from .bundles.validation import validate_version
+
+    return validate_version(bot_id)

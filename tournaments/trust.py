@@ -1,7 +1,9 @@
 """Where a tournament's bots run. The built-in strategies are the project's own code and run
 inside the worker (fastest); any other plugin, installed by an operator but written by someone
-else, runs in a child process with a hard deadline and resource limits (engine/sandbox.py).
-`TRUCO_TRUSTED_BOT_PLUGINS` lists the plugins trusted to run in-process."""
+else, runs in the jail (engine/jail: its own user and namespaces, no network, limits, a hard
+deadline per decision). `TRUCO_TRUSTED_BOT_PLUGINS` lists the plugins trusted to run
+in-process. Where no jail can be built, a match of an untrusted bot is refused (the match fails
+with the reason) rather than run unjailed."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from engine.plugins import registry
-from engine.runner import IN_PROCESS, PROCESS, REMOTE, BotSpec
+from engine.runner import IN_PROCESS, JAIL, REMOTE, BotSpec
 
 
 def is_trusted(plugin: str) -> bool:
@@ -20,22 +22,26 @@ def is_trusted(plugin: str) -> bool:
 
 
 def bot_spec(plugin: str, params: Mapping[str, Any] | None) -> BotSpec:
-    isolation = IN_PROCESS if is_trusted(plugin) else PROCESS
+    isolation = IN_PROCESS if is_trusted(plugin) else JAIL
     return BotSpec(plugin, dict(params or {}), isolation=isolation)
 
 
-def spec_of_bot(bot) -> BotSpec:
-    """What the engine plays for a Bot row: a remote bot is called at its URL (no code of it
-    runs here), any other is its plugin where its trust allows."""
+def spec_for_bot(bot) -> BotSpec:
+    """How a saved Bot runs: a remote bot is called at its URL (no code of it runs here), an
+    uploaded bundle always in the jail, a plugin as its trust says."""
     if bot.url:
         return BotSpec(bot.label, isolation=REMOTE, url=bot.url)
+    if bot.is_bundle:
+        from .bundles.files import spec_for_bundle
+
+        return spec_for_bundle(bot)
     return bot_spec(bot.plugin, bot.params)
 
 
 def build_error(plugin: str, params: Mapping[str, Any]) -> str | None:
     """Build a trusted bot once with these parameters: a misspelt or out-of-range parameter is a
     message now, not a forfeit in every game later. Untrusted code is never run in the web
-    process: its parameters are checked when its first game starts, in its child process."""
+    process: its parameters are checked when its first game starts, in the jail."""
     if not is_trusted(plugin):
         return None
     reg = registry()

@@ -45,13 +45,13 @@ def test_an_organiser_opens_registration_and_users_enter_their_bots_and_themselv
     response = enter(client, cup["id"], bot=bot.pk)
     assert response.status_code == 201, response.json()
     entrant = response.json()
-    assert entrant["bot"]["label"] == "greedy v2" and entrant["bot"]["owner"] == "alice"
+    assert entrant["bot"]["label"] == "alice/greedy v2" and entrant["bot"]["owner"] == "alice"
     assert entrant["entered_by"] == "alice"
     me = enter(client, cup["id"], human=True)
     assert me.status_code == 201 and [m["name"] for m in me.json()["members"]] == ["alice"]
 
     shown = client.get(f"/api/tournaments/{cup['id']}/").json()
-    assert {e["name"] for e in shown["entrants"]} == {"greedy v2", "alice"}
+    assert {e["name"] for e in shown["entrants"]} == {"alice/greedy v2", "alice"}
     assert shown["registration"]["places_left"] == 2
 
 
@@ -201,7 +201,7 @@ def test_a_registered_tournament_starts_and_its_standings_show_the_entrants(staf
         assert enter(client_for(owner), cup["id"], bot=bot.pk).status_code == 201
     assert staff_api.post(f"/api/tournaments/{cup['id']}/start/").status_code == 200
     rows = staff_api.get(f"/api/tournaments/{cup['id']}/standings/").json()["rows"]
-    assert {row["entrant"]["name"] for row in rows} == {"ann-bot", "ben-bot"}
+    assert {row["entrant"]["name"] for row in rows} == {"ann/ann-bot", "ben/ben-bot"}
 
 
 def test_a_tournament_still_empty_shows_its_page_and_standings(staff_api, api):

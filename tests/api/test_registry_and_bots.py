@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import BotFactory, EntrantFactory, UserFactory
+from tests.factories import BotFactory, EntrantFactory, PlayerFactory, UserFactory
 from tests.surface import client_for
 from tournaments.models import Bot, Player
 
@@ -90,11 +90,12 @@ def test_renaming_a_bot_renames_its_player(user, user_api):
     response = user_api.patch(f"/api/bots/{bot.pk}/", {"version": "2"}, format="json")
     assert response.status_code == 200
     bot.player.refresh_from_db()
-    assert bot.player.name == "old v2"
+    assert bot.player.name == f"{user.username}/old v2"  # a user's bot: owner/name
 
 
-def test_a_bot_name_taken_by_a_player_is_a_400_not_a_crash(user_api, human):
-    response = user_api.post("/api/bots/", {"name": human.name, "plugin": "random"}, format="json")
+def test_a_bot_name_taken_by_a_player_is_a_400_not_a_crash(user, user_api):
+    PlayerFactory(name=f"{user.username}/mine")
+    response = user_api.post("/api/bots/", {"name": "mine", "plugin": "random"}, format="json")
     assert response.status_code == 400
     assert "taken" in response.json()["name"][0]
 

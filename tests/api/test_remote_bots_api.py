@@ -63,4 +63,4 @@ def test_a_remote_bot_has_no_plugin_and_no_parameters(remote_on, user_api):
     params = register(user_api, "https://bots.example.com/x", params={"a": 1})
     assert params.status_code == 400 and "no parameters" in str(params.json())
     neither = user_api.post("/api/bots/", {"name": "nothing"}, format="json")
-    assert neither.status_code == 400 and "needs a plugin, or a url" in str(neither.json())
+    assert neither.status_code == 400 and "a remote bot's `url`" in str(neither.json())

@@ -53,10 +53,10 @@ def test_parallel_jobs_play_the_same_games_as_one_job():
     assert sorted(g.index for g in heard) == list(range(6))
 
 
-def test_isolation_on_the_match_runs_both_sides_in_child_processes():
+def test_isolation_on_the_match_runs_both_sides_in_the_jail():
     spec = MatchSpec("paulista", "heuristic", "random", pairs=1, seed=2, isolation="process")
     a, b = spec.sides()
-    assert a.isolation == b.isolation == "process"
+    assert a.isolation == b.isolation == "jail"  # "process" is the old name of the jail
     inside = play_match(MatchSpec("paulista", "heuristic", "random", pairs=1, seed=2))
     outside = play_match(spec)
     assert [g.result.record for g in outside.games] == [g.result.record for g in inside.games]

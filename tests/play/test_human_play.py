@@ -343,20 +343,20 @@ def test_competitive_on_rates_the_human_and_the_bot():
     assert human.pk in rated and len(rated) == 2
 
 
-def test_an_untrusted_bot_plugin_plays_a_human_match_from_a_sandboxed_child_process(settings):
+def test_an_untrusted_bot_plugin_plays_a_human_match_from_the_jail(settings):
     settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"heuristic"})  # "random" is not trusted
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
-    import engine.sandbox as sandbox
+    from engine.jail.process import JailedProcess
 
     started = []
-    original = sandbox.ProcessBot._start
+    original = JailedProcess.__init__
 
-    def spy(self):
-        started.append(self.seat)
-        return original(self)
+    def spy(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        started.append(self.pid)
 
-    sandbox.ProcessBot._start = spy
+    JailedProcess.__init__ = spy
     try:
         for _ in range(40):  # play the human's seat with its first legal action
             if state["status"] != "running" or not state["your_turn"]:
@@ -371,8 +371,8 @@ def test_an_untrusted_bot_plugin_plays_a_human_match_from_a_sandboxed_child_proc
             assert response.status_code == 200, response.json()
             state = response.json()
     finally:
-        sandbox.ProcessBot._start = original
-    assert started, "the bot's decisions never came from a child process"
+        JailedProcess.__init__ = original
+    assert started, "the bot's decisions never came from the jail"
 
 
 def test_an_action_names_its_turn_and_a_stale_one_is_refused_and_changes_nothing():

@@ -41,7 +41,7 @@ def test_a_registered_human_plays_their_bracket_match_at_the_table(staff_api, no
     assert match.status == Match.Status.PENDING and no_broker == []  # waits for alice
     mine = me.get("/api/play/matches/").json()
     assert [(m["match"], m["opponent"], m["waiting"]) for m in mine] == [
-        (match.pk, "bobs-bot", "start")
+        (match.pk, "bob/bobs-bot", "start")
     ]
 
     state = me.post(f"/api/play/matches/{match.pk}/open/").json()
@@ -52,4 +52,4 @@ def test_a_registered_human_plays_their_bracket_match_at_the_table(staff_api, no
     assert Game.objects.filter(match=match).count() == match.games_played >= 1
     assert Tournament.objects.get(pk=cup["id"]).status == Tournament.Status.DONE
     rows = staff_api.get(f"/api/tournaments/{cup['id']}/standings/").json()["rows"]
-    assert {row["entrant"]["name"] for row in rows} == {"alice", "bobs-bot"}
+    assert {row["entrant"]["name"] for row in rows} == {"alice", "bob/bobs-bot"}

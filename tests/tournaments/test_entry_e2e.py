@@ -78,7 +78,7 @@ def test_a_new_user_signs_up_enters_withdraws_and_the_started_tournament_shows_t
     page_url = f"{site}/tournaments/{cup.pk}/"
     assert "Enter myself" in user.get(page_url, timeout=30).text
     entered = form_post(user, f"{page_url}enter/", {"bot": made.json()["id"]})
-    assert "newbot is entered." in entered.text
+    assert "newcomer/newbot is entered." in entered.text
     entered = form_post(user, f"{page_url}enter/", {"human": "1"})
     assert "newcomer is entered." in entered.text
     me = Entrant.objects.get(tournament=cup, name="newcomer")
@@ -89,7 +89,7 @@ def test_a_new_user_signs_up_enters_withdraws_and_the_started_tournament_shows_t
     assert started.status_code == 200, started.text[:500]
     wait_until_done(cup.pk)
     rows = requests.get(f"{site}/api/tournaments/{cup.pk}/standings/", timeout=30).json()["rows"]
-    assert {row["entrant"]["name"] for row in rows} == {"newbot", "house-bot"}
+    assert {row["entrant"]["name"] for row in rows} == {"newcomer/newbot", "house-bot"}
     page = requests.get(page_url, timeout=30).text
     assert "newbot" in page and 'href="/users/newcomer/"' in page
     assert "newbot" in requests.get(f"{site}/users/newcomer/", timeout=30).text
@@ -129,4 +129,4 @@ def test_a_remote_bot_plays_a_tournament_on_the_worker_and_appears_in_the_standi
     assert match.terminations == {"normal": 2} and match.worker  # played by the worker
     assert sum(1 for m in server.messages if m["type"] == "act") > 0
     rows = requests.get(f"{site}/api/tournaments/{cup.pk}/standings/", timeout=30).json()["rows"]
-    assert {row["entrant"]["name"] for row in rows} == {"far", "near"}
+    assert {row["entrant"]["name"] for row in rows} == {"far-owner/far", "near"}

@@ -1,5 +1,4 @@
-"""Bots run where their code is trusted: built-ins in the worker, other plugins in a sandboxed
-child process; a trusted bot's parameters are checked when the bot is saved."""
+"""Bots run where their code is trusted: built-ins in the worker, other plugins in the jail; a trusted bot's parameters are checked when the bot is saved."""
 
 from __future__ import annotations
 
@@ -7,25 +6,25 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import override_settings
 
-from engine.runner import IN_PROCESS, PROCESS
+from engine.runner import IN_PROCESS, JAIL
 from tournaments.execution import match_spec
 from tournaments.trust import bot_spec
 from tournaments.validation import check_bot
 
 
-def test_built_in_bots_run_in_process_and_other_plugins_in_a_child_process():
+def test_built_in_bots_run_in_process_and_other_plugins_in_the_jail():
     assert bot_spec("heuristic", {}).isolation == IN_PROCESS
     with override_settings(TRUCO_TRUSTED_BOT_PLUGINS=frozenset({"heuristic"})):
-        assert bot_spec("random", {"x": 1}).isolation == PROCESS
+        assert bot_spec("random", {"x": 1}).isolation == JAIL
         assert bot_spec("random", {"x": 1}).params == {"x": 1}
 
 
-def test_a_tournament_match_of_an_untrusted_plugin_is_sandboxed(make_tournament):
+def test_a_tournament_match_of_an_untrusted_plugin_is_jailed(make_tournament):
     tournament = make_tournament(entrants=2)
     bot_a, bot_b = (e.bot for e in tournament.entrants.order_by("pk"))
     with override_settings(TRUCO_TRUSTED_BOT_PLUGINS=frozenset()):
         spec = match_spec(tournament, 1, bot_a, bot_b)
-    assert spec.side_a.isolation == PROCESS and spec.side_b.isolation == PROCESS
+    assert spec.side_a.isolation == JAIL and spec.side_b.isolation == JAIL
 
 
 @pytest.mark.parametrize(
@@ -45,4 +44,4 @@ def test_a_trusted_bot_with_bad_parameters_is_rejected_when_saved(plugin, params
 
 def test_an_untrusted_plugin_is_never_built_in_the_web_process():
     with override_settings(TRUCO_TRUSTED_BOT_PLUGINS=frozenset()):
-        check_bot("mcts", {"time_ms": 10**9})  # checked in its child process, when it plays
+        check_bot("mcts", {"time_ms": 10**9})  # checked in the jail, when it plays

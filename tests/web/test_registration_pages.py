@@ -30,13 +30,13 @@ def test_a_user_enters_and_withdraws_with_the_page_buttons():
 
     page = client.post(f"/tournaments/{cup.pk}/enter/", {"bot": bot.pk}, follow=True)
     text = page.content.decode()
-    assert "greedy v3 is entered." in text
+    assert "alice/greedy v3 is entered." in text
     assert 'href="/users/alice/"' in text  # the entrant's owner, linked to their page
     client.post(f"/tournaments/{cup.pk}/enter/", {"human": "1"})
     mine = Entrant.objects.get(tournament=cup, bot__isnull=True)
     page = client.post(f"/tournaments/{cup.pk}/withdraw/", {"entrant": mine.pk}, follow=True)
     assert "Withdrawn." in page.content.decode()
-    assert list(cup.entrants.values_list("name", flat=True)) == ["greedy v3"]
+    assert list(cup.entrants.values_list("name", flat=True)) == ["alice/greedy v3"]
 
 
 def test_refusals_come_back_to_the_page_with_their_reason():

@@ -78,7 +78,7 @@ class BotFilter(filters.FilterSet):
 
     class Meta:
         model = Bot
-        fields = ["plugin", "is_active", "owner"]
+        fields = ["plugin", "is_active", "owner", "kind", "status"]
 
 
 class PlayerFilter(filters.FilterSet):

@@ -14,6 +14,8 @@ from rest_framework import serializers
 
 from engine.plugins import registry
 
+from ..bot_names import check_user_bot_name
+from ..builders import check_enterable
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
 from ..registration import registration_summary
 from ..validation import check_bot, check_entrant_count, check_remote_bot, check_tournament
@@ -136,25 +138,26 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    """A bot: a registered plugin with its parameters, or a remote bot at a `url` that the
-    server calls over HTTP (docs/remote-bots.md; only its owner and staff see the URL). Owners
-    change their own bots; a bot that has played keeps its plugin, parameters and URL (make a
-    new version instead)."""
+    """A bot: a registered plugin with its parameters, an uploaded bundle version
+    (docs/bots.md), or a remote bot at a `url` that the server calls over HTTP
+    (docs/remote-bots.md). Owners change their own bots; a bot that has played keeps its plugin,
+    parameters and URL (make a new version instead). Why a version was rejected, its smoke
+    match, its log and a remote bot's URL are shown to its owner and staff only (`null` to
+    others)."""
 
     owner = serializers.CharField(source="owner.username", read_only=True, default=None)
     player = serializers.PrimaryKeyRelatedField(read_only=True)
     label = serializers.CharField(read_only=True)
     params = serializers.JSONField(required=False, help_text="keyword arguments for the bot")
-    plugin = serializers.CharField(
-        max_length=100, required=False, allow_blank=True, help_text="a registered bot plugin"
-    )
     url = serializers.CharField(
         max_length=2000,
         required=False,
         allow_blank=True,
         help_text="a remote bot's URL (instead of a plugin), when the server allows them",
     )
-    kind = serializers.SerializerMethodField()
+    status_reason = serializers.SerializerMethodField()
+    validation = serializers.SerializerMethodField()
+    log = serializers.SerializerMethodField()
 
     class Meta:
         model = Bot
@@ -171,20 +174,47 @@ class BotSerializer(serializers.ModelSerializer):
             "owner",
             "player",
             "is_active",
+            "status",
+            "status_reason",
+            "sha256",
+            "size",
+            "manifest",
+            "validation",
+            "validated_at",
+            "log",
             "created_at",
         ]
+        read_only_fields = [
+            "kind",
+            "status",
+            "sha256",
+            "size",
+            "manifest",
+            "validated_at",
+        ]
+        extra_kwargs = {"plugin": {"required": False}}
+
+    def _private(self, bot: Bot) -> bool:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return bool(user and (user.is_staff or (bot.owner_id and bot.owner_id == user.id)))
 
     @extend_schema_field(OpenApiTypes.STR)
-    def get_kind(self, bot: Bot) -> str:
-        return "remote" if bot.url else "plugin"
+    def get_status_reason(self, bot: Bot) -> str | None:
+        return bot.status_reason if self._private(bot) else None
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_validation(self, bot: Bot) -> dict | None:
+        return bot.validation if self._private(bot) else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_log(self, bot: Bot) -> str | None:
+        return bot.log if self._private(bot) else None
 
     def to_representation(self, bot: Bot) -> dict[str, Any]:
         data = super().to_representation(bot)
-        request = self.context.get("request")
-        user = getattr(request, "user", None)
-        mine = user is not None and (user.is_staff or (bot.owner_id and bot.owner_id == user.id))
-        if not mine:  # a URL may hold its owner's token, and is not for others to call
-            data["url"] = "" if not bot.url else None
+        if bot.url and not self._private(bot):  # it may hold a token; not for others to call
+            data["url"] = None
         return data
 
     def validate_plugin(self, value: str) -> str:
@@ -195,8 +225,19 @@ class BotSerializer(serializers.ModelSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         instance: Bot | None = self.instance
+        if instance is not None and instance.is_bundle:
+            return self.validate_bundle_change(instance, attrs)
         plugin = attrs.get("plugin", instance.plugin if instance else "")
         url = attrs.get("url", instance.url if instance else "")
+        if not plugin and not url:
+            raise serializers.ValidationError(
+                {
+                    "plugin": [
+                        "give a registered plugin, a remote bot's `url`, "
+                        "or upload a bundle as `bundle`"
+                    ]
+                }
+            )
         params = attrs.get("params", instance.params if instance else {})
         if params is None:
             params = attrs["params"] = {}
@@ -207,12 +248,10 @@ class BotSerializer(serializers.ModelSerializer):
                     raise serializers.ValidationError(
                         {"params": ["a remote bot has no parameters: its server has its own"]}
                     )
-            elif not plugin:
-                raise serializers.ValidationError(
-                    {"plugin": ["a bot needs a plugin, or a url for a remote bot"]}
-                )
             else:
                 check_bot(plugin, params)
+            if "name" in attrs and (instance is None or attrs["name"] != instance.name):
+                check_user_bot_name(attrs["name"])
         except DjangoValidationError as exc:
             raise serializers.ValidationError(django_errors(exc)) from None
         if instance is not None and instance.entries.exists():
@@ -230,12 +269,26 @@ class BotSerializer(serializers.ModelSerializer):
                 )
         name = attrs.get("name", instance.name if instance else "")
         version = attrs.get("version", instance.version if instance else "")
-        label = f"{name} v{version}" if version else name
+        owner = instance.owner if instance else getattr(self.context.get("request"), "user", None)
+        label = Bot(name=name, version=version, owner=owner if owner and owner.pk else None).label
         taken = Player.objects.filter(name=label)
         if instance is not None:
             taken = taken.exclude(pk=instance.player_id)
         if taken.exists():
             raise serializers.ValidationError({"name": [f"the player name {label!r} is taken"]})
+        if instance is None:
+            attrs["kind"] = Bot.Kind.REMOTE if url else Bot.Kind.PLUGIN
+        return attrs
+
+    def validate_bundle_change(self, instance: Bot, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A bundle version is what was uploaded: only its description and whether it is
+        active change (upload a new version for anything else)."""
+        fixed = [f for f in ("name", "version", "plugin", "params") if f in attrs]
+        fixed = [f for f in fixed if attrs[f] != getattr(instance, f)]
+        if fixed:
+            raise serializers.ValidationError(
+                {f: ["an uploaded version cannot change: upload a new version"] for f in fixed}
+            )
         return attrs
 
     def update(self, instance: Bot, validated_data: dict[str, Any]) -> Bot:
@@ -245,6 +298,13 @@ class BotSerializer(serializers.ModelSerializer):
                 bot.player.name = bot.label
                 bot.player.save(update_fields=["name"])
         return bot
+
+
+class BundleUploadSerializer(serializers.Serializer):
+    """A bundle upload (multipart): the zip, and optionally a description of this version."""
+
+    bundle = serializers.FileField(help_text="the bundle zip, with bot.toml at its top")
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
 # --- tournaments and entrants -------------------------------------------------------------
@@ -274,15 +334,10 @@ class TableSettingsSerializer(serializers.ModelSerializer):
 
 class EntrantBotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True, default=None)
-    kind = serializers.SerializerMethodField()
 
     class Meta:
         model = Bot
-        fields = ["id", "name", "version", "label", "plugin", "kind", "owner"]
-
-    @extend_schema_field(OpenApiTypes.STR)
-    def get_kind(self, bot: Bot) -> str:
-        return "remote" if bot.url else "plugin"
+        fields = ["id", "name", "version", "label", "kind", "plugin", "owner"]
 
 
 class EntrantSerializer(serializers.ModelSerializer):
@@ -312,7 +367,7 @@ class EntrantInputSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=120, required=False, allow_blank=True)
     bot = serializers.PrimaryKeyRelatedField(
-        queryset=Bot.objects.filter(is_active=True).select_related("player"),
+        queryset=Bot.objects.select_related("player", "owner"),
         required=False,
         allow_null=True,
     )
@@ -329,6 +384,11 @@ class EntrantInputSerializer(serializers.Serializer):
             )
         if len(set(m.pk for m in members)) != len(members):
             raise serializers.ValidationError({"members": ["a player is listed twice"]})
+        if bot is not None and not bot.is_enterable:
+            try:
+                check_enterable([bot])
+            except DjangoValidationError as exc:
+                raise serializers.ValidationError({"bot": exc.messages}) from None
         if not attrs.get("name"):
             attrs["name"] = bot.label if bot else " & ".join(m.name for m in members)
         return attrs

@@ -1,0 +1,145 @@
+"""`python -m engine jail-check`, and a bot's first decision in the jail (the arena's check of
+a bot's parameters, made without running its code in the caller's process).
+
+jail-check builds a jail as untrusted bots get it and runs a probe inside that tries what a
+hostile bot would; it prints each fact it verified and exits 1 if any does not hold, 2 if no
+jail can be built here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..bot import DecisionTimeout
+from ..botseed import bot_seed
+from ..protocol import ProtocolError, shown_action
+from ..seats import MatchContext, SeatPool
+from .limits import DEFAULT
+from .probe import availability
+
+
+def first_decision_error(spec, variant: str, state) -> str | None:
+    """None when the bot, started in the jail, answers a legal action to the first decision of
+    `state`; else why not (its own error text: this is for the operator who runs it)."""
+    context = MatchContext(variant, state.options, state.players)
+    seat = state.to_act
+    observation = state.observation(seat)
+    with SeatPool() as pool:
+        actor = pool.actor("check", spec, context)
+        actor.begin_game(game=0, seat=seat, seed=bot_seed(0, seat))
+        try:
+            action = actor.act(observation)
+        except ProtocolError as exc:
+            return (
+                exc.fault_message.strip().splitlines()[-1:][0]
+                if exc.fault_message.strip()
+                else exc.detail
+            )
+        except DecisionTimeout as exc:
+            return str(exc)
+    if action not in observation.legal:
+        return f"answered {shown_action(action)}, not a legal action"
+    return None
+
+
+# Runs inside the jail: tries what a hostile bot would, answers one JSON line of findings.
+PROBE = r"""
+import json, os, socket, sys
+sys.stdin.readline()
+found = {"uid": os.getuid(), "gid": os.getgid(), "pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit())}
+def tries(name, call):
+    try:
+        call()
+        found[name] = "allowed"
+    except OSError as exc:
+        found[name] = "refused: " + (exc.strerror or type(exc).__name__)
+for port in (5432, 6379, 80):
+    tries(f"connect 127.0.0.1:{port}", lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close())
+tries("read /etc/shadow", lambda: open("/etc/shadow").read())
+tries("read /etc/passwd", lambda: open("/etc/passwd").read())
+tries("write /usr", lambda: open("/usr/jail-check", "w").close())
+tries("write " + os.path.dirname(os.__file__), lambda: open(os.path.join(os.path.dirname(os.__file__), "jail-check.pth"), "w").close())
+tries("write /tmp", lambda: open("/tmp/jail-check", "w").close())
+tries("signal pid 1", lambda: os.kill(1, 0))
+import resource
+found["limits"] = {name: resource.getrlimit(getattr(resource, name))[0] for name in ("RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA")}
+found["root entries"] = sorted(os.listdir("/"))
+print(json.dumps({"action": "ok", "found": found}), flush=True)
+"""
+
+
+def run_jail_check(args) -> int:
+    from .process import JailedProcess
+
+    jail = availability()
+    print(f"bubblewrap: {jail.bwrap or 'not found'}")
+    if not jail.ok:
+        print(f"error: {jail.reason}", file=sys.stderr)
+        try:
+            jail.require()
+        except Exception as exc:
+            print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"jail: {jail.reason}")
+    python = os.path.realpath(sys.executable)
+    runtime = os.path.realpath(sys.base_prefix)
+    binds = () if runtime.startswith("/usr/") else (runtime,)
+    process = JailedProcess([python, "-I", "-S", "-c", PROBE], binds=binds)
+    try:
+        found = process.request({"type": "check"}, 20.0)["found"]
+    finally:
+        process.close()
+    runner = os.geteuid()
+    checks = [
+        (
+            f"runs as uid {found['uid']}: not root, not the runner's ({runner})"
+            if jail.as_root
+            else f"runs in a user namespace of its own (host uid {runner})",
+            found["uid"] != 0 and (found["uid"] != runner or not jail.as_root),
+        ),
+        (f"sees only its own processes: {found['pids']}", max(found["pids"]) < 10),
+        (
+            f"has a host uid of its own ({process.uid})"
+            if jail.as_root
+            else "shares no uid with root",
+            process.uid not in (None, 0, runner) if jail.as_root else runner != 0,
+        ),
+    ]
+    for key, value in found.items():
+        if key == "signal pid 1" and not jail.as_root:
+            continue  # in a user namespace, pid 1 is the jail's own init, of the same user
+        if key.startswith(("connect", "read", "write", "signal")):
+            expected = "allowed" if key == "write /tmp" else "refused"
+            checks.append((f"{key}: {value}", value.startswith(expected)))
+    allowed = {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "proc", "dev", "tmp"}
+    allowed |= {part for part in runtime.split("/")[1:2]}
+    entries = set(found["root entries"])
+    checks.append((f"its root holds only {', '.join(sorted(entries))}", entries <= allowed))
+    limits = found["limits"]
+    checks.append(
+        (
+            f"limits: {limits['RLIMIT_NPROC']} processes, {limits['RLIMIT_NOFILE']} open files, "
+            f"{limits['RLIMIT_CPU']} CPU seconds, files up to {limits['RLIMIT_FSIZE'] >> 20} MiB",
+            limits["RLIMIT_NPROC"] == DEFAULT.processes
+            and limits["RLIMIT_NOFILE"] == DEFAULT.open_files,
+        )
+    )
+    by_cgroup = process.memory_cgroup
+    checks.append(
+        (
+            f"memory bounded to {DEFAULT.memory_mb} MiB by "
+            + ("a memory cgroup" if by_cgroup else "RLIMIT_DATA"),
+            by_cgroup or limits["RLIMIT_DATA"] == DEFAULT.memory_mb << 20,
+        )
+    )
+    failed = 0
+    for text, ok in checks:
+        print(f"  {'ok  ' if ok else 'FAIL'} {text}")
+        failed += not ok
+    print(
+        "the jail holds"
+        if not failed
+        else f"{failed} check(s) failed: untrusted bots are NOT contained"
+    )
+    return 1 if failed else 0

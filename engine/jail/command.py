@@ -1,0 +1,152 @@
+"""The bubblewrap command line of one jail.
+
+The jail's root is an empty tmpfs holding only read-only binds of what the bot needs to run:
+/usr (and the /bin, /lib... links into it), a few files of /etc that runtimes need (the dynamic
+linker's cache, the `alternatives` links through which Debian finds java, the JVM's settings),
+the folders the caller names (the Python that runs the shim, the engine's source, the bot's
+module), and the bot's own files at /bot. /tmp is a private tmpfs of bounded size. No /etc/passwd,
+no /etc/shadow, no project settings, no database: they are simply not there.
+
+Run by root, bwrap makes the namespaces itself (PID, mount, network, IPC, UTS, cgroup; no user
+namespace, so that it can bind folders only root may read) and keeps only CAP_SETUID/CAP_SETGID,
+with which `setpriv` drops to the jail's own uid before anything of the bot runs (no capability,
+no new privileges). Run by anyone else, bwrap makes a user namespace too and the bot keeps the
+runner's uid there, without any capability on the host. `prlimit` then sets the limits, and
+the bot's command starts.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+from .limits import Limits
+
+JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
+BOT_DIR = "/bot"
+TMP_DIR = "/tmp"
+# What runtimes read from /etc; nothing else of it is in the jail.
+ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "java-*", "localtime")
+TOP_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = [p for p in path.split("/") if p]
+    return ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+class Mounts:
+    """The read-only binds, in an order bwrap accepts: every folder a bind needs on its way is
+    made first, world-traversable (bwrap would copy the host's mode, and /root is 0700)."""
+
+    def __init__(self):
+        self.args: list[str] = []
+        self._made: set[str] = {"/"}
+        self._bound: list[str] = []
+
+    def _covered(self, path: str) -> bool:
+        return any(path == b or path.startswith(b.rstrip("/") + "/") for b in self._bound)
+
+    def _dirs(self, path: str) -> None:
+        for folder in _ancestors(path):
+            if folder not in self._made and not self._covered(folder):
+                self.args += ["--perms", "0755", "--dir", folder]
+                self._made.add(folder)
+
+    def ro_bind(self, source: str, dest: str | None = None) -> None:
+        dest = dest or source
+        if self._covered(dest):
+            return
+        self._dirs(dest)
+        self.args += ["--ro-bind", source, dest]
+        self._bound.append(dest)
+        self._made.add(dest)
+
+    def symlink(self, target: str, dest: str) -> None:
+        self.args += ["--symlink", target, dest]
+        self._made.add(dest)
+
+
+def system_mounts(mounts: Mounts) -> None:
+    mounts.ro_bind("/usr")
+    for top in TOP_LINKS:
+        if os.path.islink(top):
+            mounts.symlink(os.readlink(top), top)
+        elif os.path.isdir(top):
+            mounts.ro_bind(top)
+    for pattern in ETC_ENTRIES:
+        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
+            mounts.ro_bind(path)
+
+
+def bwrap_command(
+    command: Sequence[str],
+    *,
+    bwrap: str,
+    limits: Limits,
+    uid: int | None,
+    binds: Iterable[str] = (),
+    files: str | None = None,
+    env: Mapping[str, str] | None = None,
+    memory_by_cgroup: bool = False,
+) -> list[str]:
+    """argv that runs `command` in a new jail. `uid`: the host uid to drop to (the runner is
+    root); None: keep the runner's, in a user namespace of its own. `binds`: host folders made
+    visible read-only at their own paths. `files`: the bot's folder, at /bot (its working
+    directory)."""
+    mounts = Mounts()
+    system_mounts(mounts)
+    for path in binds:
+        mounts.ro_bind(os.path.realpath(path), path)
+    if files is not None:
+        mounts.ro_bind(os.path.realpath(files), BOT_DIR)
+    argv = [bwrap]
+    if uid is not None:
+        argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+        argv += ["--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        argv += ["--unshare-all", "--unshare-user", "--disable-userns"]
+    argv += ["--die-with-parent", "--new-session", "--hostname", "jail"]
+    argv += mounts.args
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--perms", "1777", "--size", str(limits.tmp_mb << 20), "--tmpfs", TMP_DIR]
+    # The root itself (the folders made on the way to the binds) is read-only too: in a user
+    # namespace the bot owns them, and could otherwise plant modules on its own import path.
+    argv += ["--remount-ro", "/"]
+    argv += ["--chdir", BOT_DIR if files is not None else TMP_DIR, "--clearenv"]
+    variables = {"PATH": JAIL_PATH, "HOME": TMP_DIR, "TMPDIR": TMP_DIR, "LANG": "C.UTF-8"}
+    variables.update(env or {})
+    for key, value in variables.items():
+        argv += ["--setenv", key, value]
+    argv.append("--")
+    if uid is not None:
+        argv += [
+            "/usr/bin/setpriv",
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--no-new-privs",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--",
+        ]
+    argv += ["/usr/bin/prlimit", *rlimits(limits, memory_by_cgroup), "--"]
+    argv += list(command)
+    return argv
+
+
+def rlimits(limits: Limits, memory_by_cgroup: bool) -> list[str]:
+    file_bytes = limits.file_mb << 20
+    out = [
+        f"--nproc={limits.processes}",
+        f"--nofile={limits.open_files}",
+        f"--cpu={limits.cpu_seconds}",
+        f"--fsize={file_bytes}",
+        "--core=0",
+    ]
+    if not memory_by_cgroup:
+        # Without a cgroup, the data segment: unlike the address space (RLIMIT_AS), it leaves
+        # alone the address space a JVM reserves without using it.
+        out.append(f"--data={limits.memory_mb << 20}")
+    return out

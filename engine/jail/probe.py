@@ -1,0 +1,97 @@
+"""Can a jail be built here? Probed once per process by building one for real; when it cannot,
+untrusted bots are refused with the reason and what to do about it.
+
+`TRUCO_UNSAFE_UNJAILED_BOTS=1` runs them without any jail instead: for a developer's own
+machine only, never on a server (the bot's code can then read and change everything the runner
+can).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from ..errors import TrucoError
+from .limits import DEFAULT
+
+UNSAFE_ENV = "TRUCO_UNSAFE_UNJAILED_BOTS"
+BWRAP_ENV = "TRUCO_BWRAP"  # the bwrap to use (default: the one on PATH)
+
+HOW_TO_ENABLE = (
+    "install bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces "
+    "(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0); in a "
+    "container, run the worker as docker-compose.yml does (seccomp and AppArmor unconfined). "
+    "`python -m engine jail-check` tells what works"
+)
+
+
+class JailUnavailable(TrucoError):
+    """Untrusted code was to run, and no jail can be built here."""
+
+
+@dataclass(frozen=True)
+class Availability:
+    ok: bool
+    reason: str  # why not, or what was verified
+    bwrap: str | None = None
+    as_root: bool = False  # bwrap run as root: the bot drops to a uid of its own
+
+    def require(self) -> None:
+        if not self.ok:
+            raise JailUnavailable(
+                f"untrusted bots are refused: the jail cannot be built here ({self.reason}); "
+                f"to enable it, {HOW_TO_ENABLE}"
+            )
+
+
+def unsafe_unjailed() -> bool:
+    """The loudly named development switch, read at every use."""
+    return os.environ.get(UNSAFE_ENV, "") == "1"
+
+
+def bwrap_path() -> str | None:
+    chosen = os.environ.get(BWRAP_ENV)
+    if chosen:
+        return chosen if os.access(chosen, os.X_OK) else None
+    return shutil.which("bwrap")
+
+
+@functools.cache
+def _probe(bwrap: str | None, euid: int) -> Availability:
+    if bwrap is None:
+        return Availability(False, "bubblewrap (bwrap) is not installed")
+    from .command import bwrap_command
+
+    as_root = euid == 0
+    argv = bwrap_command(
+        ["/bin/true"],
+        bwrap=bwrap,
+        limits=DEFAULT,
+        uid=65534 if as_root else None,
+    )
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Availability(False, f"bwrap could not run: {exc}", bwrap, as_root)
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return Availability(
+            False,
+            f"bwrap failed: {why[-1] if why else f'exit code {done.returncode}'}",
+            bwrap,
+            as_root,
+        )
+    how = "as root, dropping to a uid of its own" if as_root else "in a user namespace"
+    return Availability(True, f"bwrap {bwrap} builds a jail {how}", bwrap, as_root)
+
+
+def availability() -> Availability:
+    return _probe(bwrap_path(), os.geteuid())
+
+
+def reset() -> None:
+    """Probe again at the next use (tests change PATH or TRUCO_BWRAP)."""
+    _probe.cache_clear()

@@ -1,0 +1,274 @@
+"""A running jail: one bot process and the protocol transport to it (engine/protocol.py).
+
+Messages go to the bot's standard input; its answers come from its standard output, one line
+each, within a hard deadline (poll on non-blocking pipes: no thread); its standard error is read
+whenever the runner waits and kept, bounded, as its log. Closing it ends every process of the
+jail: the outer bwrap is killed, the jail's init dies with it (`--die-with-parent`) and with it
+the whole PID namespace; where the jail has a cgroup, whatever is left in it is killed too.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import fcntl
+import json
+import os
+import select
+import signal
+import subprocess
+import tempfile
+import termios
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..protocol import MAX_REPLY_BYTES, BotExited, BotTimeout, MalformedReply, encode
+from .cgroup import JailCgroup, join_command, make_cgroup
+from .command import bwrap_command
+from .limits import DEFAULT, Limits
+from .probe import availability, unsafe_unjailed
+from .uids import UidLease, lease_uid
+
+GRACE_SECONDS = 1.0  # for a bot to leave by itself once its input closes
+READ_CHUNK = 1 << 16
+
+
+class JailedProcess:
+    """The `Transport` to one jailed command."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        files: str | None = None,
+        binds: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        limits: Limits = DEFAULT,
+    ):
+        self.limits = limits
+        self._uid: UidLease | None = None
+        self._cgroup: JailCgroup | None = None
+        self._log = bytearray()
+        self._log_dropped = 0
+        self._buffer = b""
+        self._fresh = True  # its first decision waits for it to have started
+        self._exit: str | None = None
+        argv, cwd = self._argv(list(command), files, binds, env or {})
+        try:
+            self._proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                close_fds=True,
+                start_new_session=True,  # the terminal's Ctrl-C is the runner's, not the bot's
+                env={"PATH": os.defpath, **(dict(env or {}) if cwd else {})},
+                cwd=cwd,
+            )
+        except OSError as exc:
+            self._release()
+            raise BotExited("bot process could not start", str(exc)) from None
+        self._stdin = self._proc.stdin.fileno()
+        self._stdout = self._proc.stdout.fileno()
+        self._stderr = self._proc.stderr.fileno()
+        for fd in (self._stdin, self._stdout, self._stderr):
+            os.set_blocking(fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._stdout, select.POLLIN)
+        self._poll.register(self._stderr, select.POLLIN)
+        self.pid = self._proc.pid
+
+    @property
+    def memory_cgroup(self) -> bool:
+        """Whether a cgroup bounds its resident memory (else RLIMIT_DATA does)."""
+        return self._cgroup is not None
+
+    @property
+    def uid(self) -> int | None:
+        """The jail's own host uid (None: the runner's, in a user namespace)."""
+        return self._uid.uid if self._uid else None
+
+    def _argv(self, command, files, binds, env) -> tuple[list[str], str | None]:
+        if unsafe_unjailed():  # a developer's own machine: no jail at all, said loudly
+            return command, files or tempfile.gettempdir()
+        jail = availability()
+        jail.require()
+        if jail.as_root:
+            self._uid = lease_uid()
+            self._cgroup = make_cgroup(
+                f"truco-jail-{self._uid.uid}", self.limits.memory_mb, self.limits.processes
+            )
+        argv = bwrap_command(
+            command,
+            bwrap=jail.bwrap,
+            limits=self.limits,
+            uid=self.uid,
+            binds=binds,
+            files=files,
+            env=env,
+            memory_by_cgroup=self._cgroup is not None,
+        )
+        return join_command(self._cgroup, argv), None
+
+    # --- the Transport ---------------------------------------------------------------------
+    def send(self, message: Mapping[str, Any], seconds: float = 10.0) -> None:
+        self._write(encode(message), time.monotonic() + seconds)
+
+    def request(self, message: Mapping[str, Any], seconds: float) -> Any:
+        self._buffer = b""  # lines nobody asked for are not answers
+        self._write(encode(message), time.monotonic() + seconds + self.limits.startup_seconds)
+        if self._fresh:
+            self._fresh = False
+            self._await_start()
+        deadline = time.monotonic() + seconds
+        line = self._read_line(deadline, seconds)
+        try:
+            return json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            raise MalformedReply(
+                "answered a line that is not JSON", line[:200].decode("utf-8", "replace")
+            ) from None
+
+    def log_since_last(self) -> str:
+        self._drain_log()
+        text = self._log.decode("utf-8", "replace")
+        if self._log_dropped:
+            text += f"\n[{self._log_dropped} more bytes of log not kept]\n"
+        self._log = bytearray()
+        self._log_dropped = 0
+        return text
+
+    def close(self, graceful: bool = True) -> None:
+        proc = self._proc
+        if proc.returncode is None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+            if graceful:
+                end = time.monotonic() + GRACE_SECONDS
+                while proc.poll() is None and time.monotonic() < end:
+                    self._drain_log()
+                    time.sleep(0.005)
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+            proc.wait()
+        self._drain_log()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._cgroup is not None:
+            self._cgroup.remove()
+        if self._uid is not None:
+            self._uid.release()
+
+    def _await_start(self) -> None:
+        """A bot that just started is given time to load before its clock runs: its decision
+        time starts when it has read its input (the request included), or when its
+        `startup_seconds` are up."""
+        end = time.monotonic() + self.limits.startup_seconds
+        unread = array.array("i", [0])
+        pause = 0.0005
+        while time.monotonic() < end and self._proc.poll() is None:
+            try:
+                fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
+            except OSError:
+                return
+            if unread[0] == 0:
+                return
+            self._drain_log()
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
+
+    # --- the pipes -------------------------------------------------------------------------
+    def _write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self._stdin, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ValueError, OSError):
+                raise self._gone() from None
+            view = view[written:]
+            if not view:
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotTimeout("the bot stopped reading its input")
+            self._drain_log()
+            select.select([], [self._stdin], [], min(remaining, 0.05))
+
+    def _read_line(self, deadline: float, seconds: float) -> bytes:
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
+                return line
+            if len(self._buffer) > MAX_REPLY_BYTES:
+                raise MalformedReply(
+                    f"answered more than {MAX_REPLY_BYTES} bytes in one line",
+                    self._buffer[:200].decode("utf-8", "replace"),
+                )
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotTimeout(f"no answer within {seconds:g}s")
+            for fd, _ in self._poll.poll(remaining * 1000):
+                if fd == self._stderr:
+                    self._drain_log()
+                    continue
+                try:
+                    chunk = os.read(self._stdout, READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise self._gone()
+                self._buffer += chunk
+
+    def _drain_log(self) -> None:
+        keep = self.limits.log_kb << 10
+        while True:
+            try:
+                chunk = os.read(self._stderr, READ_CHUNK)
+            except (BlockingIOError, OSError, ValueError):
+                return
+            if not chunk:
+                with contextlib.suppress(KeyError):
+                    self._poll.unregister(self._stderr)
+                return
+            room = keep - len(self._log)
+            if room > 0:
+                self._log += chunk[:room]
+            self._log_dropped += max(0, len(chunk) - max(room, 0))
+
+    def _gone(self) -> BotExited:
+        """The bot's process is gone (or closed its pipes): how it ended, in fixed words."""
+        proc = self._proc
+        try:
+            code = proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._drain_log()
+        if code is None:
+            detail = "bot process closed its output"
+        elif self._cgroup is not None and self._cgroup.oom_killed():
+            detail = f"bot process was killed over its memory limit of {self.limits.memory_mb} MiB"
+        elif code > 128 or code < 0:
+            number = code - 128 if code > 128 else -code
+            try:
+                name = signal.Signals(number).name
+            except ValueError:
+                name = f"signal {number}"
+            detail = f"bot process was killed by {name}"
+            if number == signal.SIGXCPU:
+                detail += f" (over its {self.limits.cpu_seconds} CPU seconds)"
+        else:
+            detail = f"bot process exited with code {code}"
+        tail = self._log.decode("utf-8", "replace")[-2000:]
+        return BotExited(detail, tail)

@@ -1,0 +1,126 @@
+"""The Python side of the bot protocol, run inside the jail for a registered plugin bot:
+
+    python -I -S -B -c "...; from engine.jail.shim import main; main()" MODULE QUALNAME
+
+It imports only the engine's observation and bot classes and the bot's own module (no plugin
+registry, nothing of the server), builds the bot for each game as the runner would in-process
+(`Bot(variant=..., options=..., seat=..., players=..., rng=Random(seed), **params)`) and answers
+each `act` with the bot's action. A bot that cannot be built, or raises, answers `{"error": ...}`
+(its game is a crash; the process goes on for the next game).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+import traceback
+from types import MappingProxyType
+
+
+def load(module: str, qualname: str):
+    target = importlib.import_module(module)
+    for part in qualname.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def _error(exc: BaseException) -> str:
+    lines = traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).strip()[-2000:]
+
+
+class Seat:
+    """The bot of the current game and what it needs to be built."""
+
+    def __init__(self, factory, match: dict):
+        self.factory = factory
+        self.match = match
+        self.options = MappingProxyType(
+            {k: tuple(v) if isinstance(v, list) else v for k, v in match["options"].items()}
+        )
+        self.bot = None
+        self.error: str | None = None
+        self.hears_hands = False
+
+    def new_game(self, message: dict) -> None:
+        self.bot, self.error = None, None
+        try:
+            self.bot = self.factory(
+                variant=self.match["variant"],
+                options=self.options,
+                seat=message["seat"],
+                players=self.match["players"],
+                rng=random.Random(message["seed"]),
+                **self.match.get("params", {}),
+            )
+        except Exception as exc:
+            self.error = f"the bot could not start: {_error(exc)}"
+            print(traceback.format_exc(), file=sys.stderr)
+        base = getattr(getattr(sys.modules.get("engine.bot"), "Bot", None), "on_hand_end", None)
+        self.hears_hands = getattr(type(self.bot), "on_hand_end", base) is not base
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engine.observation import Observation
+
+    module, qualname = (argv or sys.argv[1:])[:2]
+    out = sys.stdout.buffer
+    factory = None
+    seat = None
+    load_error = None
+    for line in sys.stdin.buffer:
+        # The engine writes `type` first: notices the bot does not hear are skipped unparsed.
+        if line.startswith(b'{"type":"hand_end"') and (seat is None or not seat.hears_hands):
+            continue
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "match":
+            try:
+                factory = load(module, qualname)
+            except Exception as exc:
+                load_error = f"the bot's module could not be loaded: {_error(exc)}"
+                print(traceback.format_exc(), file=sys.stderr)
+            seat = Seat(factory, message)
+        elif kind == "game" and seat is not None:
+            if load_error is None:
+                seat.new_game(message)
+        elif kind == "act":
+            reply = answer(seat, load_error, Observation.from_dict(message["observation"]))
+            reply["id"] = message["id"]
+            try:
+                data = json.dumps(reply, separators=(",", ":"))
+            except (TypeError, ValueError):
+                data = json.dumps({"id": message["id"], "action": None})
+            out.write(data.encode() + b"\n")
+            out.flush()
+        elif kind in ("hand_end", "game_end") and seat is not None and seat.bot is not None:
+            observation = Observation.from_dict(message["observation"])
+            try:
+                if kind == "hand_end":
+                    seat.bot.on_hand_end(observation)
+                else:
+                    seat.bot.on_game_end(observation)
+            except Exception:  # a notice is a courtesy, as in the runner
+                print(traceback.format_exc(), file=sys.stderr)
+        elif kind == "match_end":
+            break
+    return 0
+
+
+def answer(seat: Seat | None, load_error: str | None, observation) -> dict:
+    if load_error or seat is None:
+        return {"error": load_error or "no match was announced"}
+    if seat.bot is None:
+        return {"error": seat.error or "no game was announced"}
+    try:
+        action = seat.bot.act(observation)
+    except Exception as exc:
+        print(traceback.format_exc(), file=sys.stderr)
+        return {"error": _error(exc)}
+    return {"action": action}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

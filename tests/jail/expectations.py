@@ -1,0 +1,38 @@
+"""What each hostile bot's games must end as, in a jail that holds: an attack that fails plays
+on (`normal`); one that breaks the bot's own process or answer forfeits with its typed
+termination. A leak would instead be a `crash` whose bot text says "LEAKED"."""
+
+from __future__ import annotations
+
+NORMAL, CRASH, TIMEOUT, ILLEGAL = "normal", "crash", "timeout", "illegal_action"
+
+EXPECTED = {
+    "hostile-env": {NORMAL},
+    "hostile-files": {NORMAL},
+    "hostile-proc": {NORMAL},
+    "hostile-network": {NORMAL},
+    "hostile-kill": {CRASH},  # it kills itself in the end; nothing else
+    "hostile-forkbomb": {NORMAL},
+    "hostile-hog": {CRASH},
+    "hostile-loop": {TIMEOUT},
+    "hostile-sleep": {TIMEOUT},
+    "hostile-print": {ILLEGAL},  # an answer line past the limit
+    "hostile-write-files": {NORMAL},
+    "hostile-exit": {CRASH},
+    "hostile-illegal": {ILLEGAL},
+    "hostile-nonstring": {ILLEGAL},
+    # In a user namespace the jail's own init shares the bot's uid: the bot can garble its own
+    # answer pipe through it, and forfeit; never the other seat's.
+    "hostile-pipes": {NORMAL, ILLEGAL},
+    "hostile-seed": {NORMAL},
+    "hostile-daemon": {NORMAL},
+    "hostile-backdoor": {NORMAL},
+}
+
+# Seconds per decision: short, so that the bots that hang cost little; the hog needs the time to
+# fill its memory up to the limit (page by page, about a second on a busy machine).
+DECISION_SECONDS = {"hostile-hog": 8.0}
+
+
+def decision_seconds(name: str) -> float:
+    return DECISION_SECONDS.get(name, 0.5)
