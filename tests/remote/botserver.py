@@ -7,18 +7,12 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from engine.remote_bench import FirstLegalHandler
 
 
-class BotHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive
-    # Headers and body are written apart: without this, Nagle's algorithm and delayed ACKs
-    # add 40 ms to every answer.
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):  # quiet
-        pass
-
+class BotHandler(FirstLegalHandler):
     def setup(self):
         super().setup()
         self.server.connections += 1
@@ -58,17 +52,7 @@ class BotHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.05)
             return None
-        return self.answer(200, json.dumps({"action": message["legal"][0]}).encode())
-
-    def answer(self, status: int, body: bytes):
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        return self.answer(200, json.dumps(self.reply(message)).encode())
 
 
 class BotServer:
