@@ -207,6 +207,8 @@ CELERY_BROKER_URL = (
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
+    # kombu's filesystem transport, made safe for several processes (config/filesystem_broker.py)
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),

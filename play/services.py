@@ -471,8 +471,6 @@ def act(
     decision already taken is refused (409) and changes nothing."""
     if not isinstance(action, str) or not action.strip():
         raise PlayError("`action` must be one of your legal actions, as a string")
-    if type(turn) is not int or turn < 0:
-        raise PlayError("`turn` must name the decision you answer: the `turn` of the table's state")
     player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
@@ -489,6 +487,8 @@ def act(
         if table.live.waiting == LiveMatch.Waiting.NEXT:
             raise PlayError("the next game has not been dealt yet", 409)
         touch(match.pk, player.pk, ip)
+        if type(turn) is not int or turn < 0:
+            raise PlayError("`turn` must name the decision you answer: the `turn` of the state")
         now = turn_of(table)
         if turn != now:
             raise PlayError(

@@ -150,13 +150,22 @@ def default_database_at(url: str):
     previous_connection = connections["default"]
     configured = connections.configure_settings({"default": dj_database_url.parse(url)})
     connections.settings["default"] = configured["default"]
-    connections["default"] = connections.create_connection("default")
+    connection = connections.create_connection("default")
+    connection.ops.sql_flush = _delete_all  # instance attribute: this connection only
+    connections["default"] = connection
     try:
         yield
     finally:
         connections["default"].close()
         connections.settings["default"] = previous_settings
         connections["default"] = previous_connection
+
+
+def _delete_all(style, tables, *, reset_sequences=False, allow_cascade=False):
+    """How Django empties the tables after a `postgres` test: DELETE, not its TRUNCATE, which
+    makes new files for every table and takes over a second on a busy machine, against
+    milliseconds for the few rows a test writes. Foreign keys are deferred to the commit."""
+    return [f'DELETE FROM "{table}";' for table in tables]
 
 
 def sql(url: str, query: str, *params):

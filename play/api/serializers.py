@@ -14,13 +14,11 @@ class ActSerializer(serializers.Serializer):
         required=False, min_value=0, max_value=11, help_text="needed only if you hold two seats"
     )
     turn = serializers.IntegerField(
+        required=False,  # required, but said once the seat is checked (play.services.act)
         min_value=0,
         max_value=10**9,
-        help_text="the `turn` of the state you answer: an action for a decision already taken "
-        "is refused with 409",
-        error_messages={
-            "required": "name the decision you answer: the `turn` of the table's state",
-        },
+        help_text="required: the `turn` of the state you answer; an action for a decision "
+        "already taken is refused with 409",
     )
 
 

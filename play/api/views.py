@@ -161,7 +161,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             body.validated_data["action"],
             body.validated_data.get("seat"),
             client_ip(request),
-            turn=body.validated_data["turn"],
+            turn=body.validated_data.get("turn"),
         )
         return state_response(pk, request)
 

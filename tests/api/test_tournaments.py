@@ -10,7 +10,7 @@ from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_
 from tournaments.models import Match, Tournament
 from tournaments.runner import run_in_process
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
 
 def bots(n: int, plugin: str = "random") -> list[int]:

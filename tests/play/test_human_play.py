@@ -381,7 +381,7 @@ def test_an_action_names_its_turn_and_a_stale_one_is_refused_and_changes_nothing
     url = f"/api/play/matches/{match.pk}/act/"
     legal = state["observations"][str(state["to_act"])]["legal"]
     missing = client.post(url, {"action": legal[0]})
-    assert missing.status_code == 400 and "turn" in missing.json()["turn"][0]
+    assert missing.status_code == 400 and "`turn`" in missing.json()["detail"]
     assert client.post(url, {"action": legal[0], "turn": "soon"}).status_code == 400
     first = client.post(url, {"action": legal[0], "turn": state["turn"]})
     assert first.status_code == 200, first.json()

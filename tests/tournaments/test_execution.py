@@ -12,7 +12,7 @@ from tournaments import dispatch, execution, lifecycle
 from tournaments.models import Bot, Entrant, Game, Match, Player, Tournament
 from tournaments.runner import run_in_process
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
 HOST = execution.current_worker().rpartition(":")[0]
 

@@ -8,7 +8,7 @@ from tournaments import execution, lifecycle
 from tournaments.models import Bot, Match, Tournament
 from tournaments.runner import run_in_process
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
 
 def test_a_tournament_starts_once(make_tournament):

@@ -82,6 +82,7 @@ def run_action(client, model: str, action: str, ids):
     )
 
 
+@pytest.mark.postgres  # the actions lock rows
 def test_start_pause_resume_and_cancel_actions(staff_client, no_broker):
     tournament = TournamentFactory()
     for _ in range(2):
@@ -101,6 +102,7 @@ def test_start_pause_resume_and_cancel_actions(staff_client, no_broker):
     assert "cannot" in refused.content.decode() or "not a draft" in refused.content.decode()
 
 
+@pytest.mark.postgres  # the actions lock rows
 def test_rerun_action_plays_a_failed_match_again(staff_client, no_broker):
     tournament = TournamentFactory()
     for _ in range(2):
