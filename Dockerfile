@@ -12,6 +12,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# bubblewrap builds the jail untrusted bots run in (engine/jail); util-linux (setpriv, prlimit)
+# is already in the base image.
+RUN apt-get update -q \
+    && apt-get install -y -q --no-install-recommends bubblewrap \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so that a code change does not reinstall them.
 COPY pyproject.toml README.md ./
 RUN mkdir engine variants bots tournaments config \

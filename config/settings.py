@@ -22,12 +22,17 @@
 - `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
   that are URLs, which hosts they may be on, and which non-public networks are allowed
   (docs/remote-bots.md, engine/remote_policy.py).
+- `TRUCO_BOT_SEED_SECRET`: the secret bots' random seeds are derived from (default: from
+  DJANGO_SECRET_KEY). `TRUCO_UNSAFE_UNJAILED_BOTS=1` runs untrusted bots WITHOUT the jail: for a
+  developer's own machine only.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 
@@ -249,6 +254,12 @@ TRUCO_USERS_CREATE_TOURNAMENTS = env_bool("TRUCO_USERS_CREATE_TOURNAMENTS", Fals
 TRUCO_REMOTE_BOTS = env_bool("TRUCO_REMOTE_BOTS", False)
 TRUCO_REMOTE_BOT_HOSTS = os.environ.get("TRUCO_REMOTE_BOT_HOSTS", "")
 TRUCO_REMOTE_BOT_NETWORKS = os.environ.get("TRUCO_REMOTE_BOT_NETWORKS", "")
+# The secret from which every bot's random seed is derived (engine/botseed.py): a bot cannot
+# turn its seed back into the deal. From SECRET_KEY unless set, so that all workers agree.
+TRUCO_BOT_SEED_SECRET = (
+    os.environ.get("TRUCO_BOT_SEED_SECRET")
+    or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
+)
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

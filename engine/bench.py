@@ -1,6 +1,7 @@
 """`python -m engine bench`: hands and games per second of random play for every registered
 variant with 2 and 4 players, through the same runner that plays real matches (observations,
-bots and records included), on one core; then the peak memory."""
+bots and records included), on one core; then the peak memory; then the jail's figures
+(engine/jail/bench.py: in-process and jailed side by side, overhead per decision, start-up)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,20 @@ def peak_game_memory(variant, players: int) -> int:
 
 
 def run_bench(args) -> int:
+    if not getattr(args, "jail_only", False):
+        run_variant_bench(args)
+    from .jail.bench import run_jail_bench
+    from .jail.probe import availability
+
+    jail = availability()
+    if jail.ok:
+        run_jail_bench(args.seconds)
+    else:
+        print(f"jail: not measured, the jail cannot be built here ({jail.reason})")
+    return 0
+
+
+def run_variant_bench(args) -> None:
     reg = registry()
     names = args.variant or sorted(reg.variants)
     print(
@@ -54,4 +69,3 @@ def run_bench(args) -> int:
             )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak resident memory of the whole run: {rss / 1024:.1f} MiB")
-    return 0

@@ -16,6 +16,11 @@ import secrets
 ENV = "TRUCO_BOT_SEED_SECRET"
 
 
+def configure(value: str) -> None:
+    """Use this secret from now on, in this process and the ones it starts."""
+    os.environ[ENV] = value
+
+
 def secret() -> bytes:
     value = os.environ.get(ENV)
     if not value:

@@ -31,7 +31,7 @@ from .errors import IllegalAction, PluginError
 from .plugins import plugin_manager, registry
 from .protocol import MalformedReply, ProtocolError, shown_action
 from .records import RecordKeeper
-from .seats import MatchContext, SeatPool
+from .seats import MatchContext, SeatPool, registered_isolations
 from .state import GameState
 
 NORMAL = "normal"
@@ -64,13 +64,13 @@ class BotSpec:
     url: str | None = None
 
     def __post_init__(self):
-        if self.isolation not in ISOLATIONS:
+        if self.isolation not in ISOLATIONS and self.isolation not in registered_isolations():
             raise PluginError(
                 f"isolation must be one of {', '.join(ISOLATIONS[:3])}, not {self.isolation!r}"
             )
         if self.isolation == PROCESS:
             object.__setattr__(self, "isolation", JAIL)
-        if self.program is not None and self.isolation != JAIL:
+        if self.program is not None and self.isolation in (IN_PROCESS, REMOTE):
             raise PluginError("a bot with a program runs in the jail (isolation='jail')")
         if self.isolation == REMOTE and not self.url:
             raise PluginError("a remote bot needs its url")

@@ -40,6 +40,10 @@ def register_isolation(isolation: str, factory: Callable[..., Any] | str) -> Non
     _FACTORIES[isolation] = factory
 
 
+def registered_isolations() -> tuple[str, ...]:
+    return tuple(_FACTORIES)
+
+
 def actor_factory(isolation: str) -> Callable[..., Any]:
     try:
         factory = _FACTORIES[isolation]

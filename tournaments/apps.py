@@ -28,5 +28,10 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.conf import settings
+
+        from engine.botseed import configure
+
+        configure(settings.TRUCO_BOT_SEED_SECRET)  # every worker derives the same bot seeds
         configure_remote_bots()
         setting_changed.connect(configure_remote_bots, dispatch_uid="truco-remote-bots")

@@ -18,6 +18,7 @@ import pytest
 from engine import plugins
 from engine.jail import probe
 
+from ..tournaments.conftest import postgres_url, services_env  # noqa: F401 (fixtures)
 from .hostile_plugin import MARKER, PROJECT, SECRET_DIR
 
 ORDINARY_UID = 60001  # an ordinary user: no account needed, only a uid
@@ -46,6 +47,10 @@ def plugin_dir():
     (dist / "entry_points.txt").write_text("[truco]\nhostile = tests.jail.hostile_plugin\n")
     for path in dist.iterdir():
         path.chmod(0o644)
+    # Debian's Python is 3.11.2, for which redis-py wants the async-timeout backport that the
+    # venv (made on a later 3.11) does not hold: the standard library's equivalent stands in.
+    (folder / "async_timeout.py").write_text("from asyncio import timeout  # noqa: F401\n")
+    (folder / "async_timeout.py").chmod(0o644)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 

@@ -101,3 +101,20 @@ def test_the_secret_key_must_be_given_rather_than_defaulted():
         assert SERVICES[name]["environment"]["DJANGO_SECRET_KEY"].startswith(
             "${DJANGO_SECRET_KEY:?"
         )
+
+
+@pytest.mark.parametrize("service", ["web", "worker"])
+def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
+    """The app runs as an ordinary user: bwrap needs user namespaces and mounts, which Docker's
+    default seccomp and AppArmor profiles and its masked /proc forbid; no capability is added."""
+    options = set(SERVICES[service]["security_opt"])
+    assert options == {"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"}
+    assert "privileged" not in SERVICES[service] and "cap_add" not in SERVICES[service]
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+    assert "apt-get install" in dockerfile and "bubblewrap" in dockerfile
+    assert "USER truco" in dockerfile  # not root: the jail is made in a user namespace
+
+
+def test_the_services_that_play_no_bot_keep_dockers_default_confinement():
+    for name in ("migrate", "beat", "db", "redis"):
+        assert "security_opt" not in SERVICES[name]

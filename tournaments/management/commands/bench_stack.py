@@ -10,6 +10,9 @@
    computed repeatedly, in process and through the REST endpoint (Django's test client: the
    whole web stack but the socket): 50th and 95th percentile.
 
+With `--jailed`, every bot is played as untrusted code: in the jail (engine/jail), one jailed
+process per seat per match, in the workers and in the engine-only run alike.
+
 It prints numbers; it passes or fails nothing.
 """
 
@@ -23,7 +26,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 
 from config.celery import app
 
@@ -65,6 +68,11 @@ class Command(BaseCommand):
             help="the standings endpoint, timed through the web stack ('' to skip)",
         )
         parser.add_argument("--skip-stack", action="store_true")
+        parser.add_argument(
+            "--jailed",
+            action="store_true",
+            help="trust no bot plugin: every bot plays in the jail (engine/jail)",
+        )
 
     def handle(self, *args, **opts):
         db = connection.vendor
@@ -75,9 +83,22 @@ class Command(BaseCommand):
         if db != "postgresql" or broker != "redis":
             self.stdout.write("  (the target is measured with PostgreSQL and Redis)")
         if not opts["skip_stack"]:
-            tournament = self.bench_stack(opts)
-            self.bench_engine(tournament, opts)
+            if opts["jailed"]:
+                from engine.jail.probe import JailUnavailable, availability
+
+                try:
+                    availability().require()
+                except JailUnavailable as exc:
+                    raise CommandError(str(exc)) from None
+                self.stdout.write("bots: all in the jail (--jailed)")
+            with override_settings(**self.trust(opts)):
+                tournament = self.bench_stack(opts)
+                self.bench_engine(tournament, opts)
         self.bench_standings(opts)
+
+    def trust(self, opts) -> dict:
+        """Settings of this process for --jailed (the workers get the same by environment)."""
+        return {"TRUCO_TRUSTED_BOT_PLUGINS": frozenset()} if opts["jailed"] else {}
 
     # --- 1. the whole stack ---------------------------------------------------------------
     def bench_stack(self, opts) -> Tournament:
@@ -90,7 +111,8 @@ class Command(BaseCommand):
             seed=opts["seed"],
             seeding=Tournament.Seeding.ORDER,
         )
-        workers = [start_worker(1, pool=opts["pool"]) for _ in range(opts["workers"])]
+        env = {"TRUCO_TRUSTED_BOT_PLUGINS": ""} if opts["jailed"] else None
+        workers = [start_worker(1, pool=opts["pool"], env=env) for _ in range(opts["workers"])]
         try:
             self.wait_for_worker_nodes(len(workers))
             started = time.perf_counter()

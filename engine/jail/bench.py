@@ -1,0 +1,156 @@
+"""The jail's figures for `python -m engine bench`: random-vs-random hands per second in
+process and jailed (one jailed process per seat for the whole match, as tournaments play),
+the overhead per decision (median and p99 of a jailed decision's time less an in-process one's)
+and the start-up time of one jailed bot (to its first answer). Wall-clock rates depend on what
+else the machine runs; the CPU time per decision (the runner's and the bots') does not, and
+"hands per CPU second" is the rate one free core would give."""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import time
+
+from ..botseed import bot_seed
+from ..match import MatchSpec, iter_match
+from ..plugins import registry
+from ..runner import BotSpec
+from ..seats import MatchContext, register_isolation
+from .actor import jailed_actor
+
+BENCH_ISOLATION = "jail-timed"  # the jail, with every decision timed
+
+
+class TimedActor:
+    """A jailed seat whose decisions are timed; everything else passes through."""
+
+    enforces_deadline = True
+
+    def __init__(self, inner, times: list[float]):
+        self.inner, self.times = inner, times
+
+    def act(self, observation):
+        started = time.perf_counter()
+        try:
+            return self.inner.act(observation)
+        finally:
+            self.times.append(time.perf_counter() - started)
+
+    def begin_game(self, **game):
+        self.inner.begin_game(**game)
+
+    def on_hand_end(self, observation):
+        self.inner.on_hand_end(observation)
+
+    def end_game(self, observation, result):
+        self.inner.end_game(observation, result)
+
+    def log_since_last(self):
+        return self.inner.log_since_last()
+
+    def close(self):
+        self.inner.close()
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of the (ended) jails it started."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def play_for(
+    seconds: float, isolation: str, variant: str = "paulista"
+) -> tuple[int, int, float, float]:
+    """(hands, decisions, elapsed, CPU seconds of the runner and the bots) of one
+    random-vs-random match played for about `seconds`."""
+    spec = MatchSpec(
+        variant,
+        BotSpec("random", isolation=isolation),
+        BotSpec("random", isolation=isolation),
+        games=50_000,  # more than it can play in the time: the loop stops it
+        seed=20_261_201,
+    )
+    hands = decisions = 0
+    cpu = cpu_seconds()
+    started = time.perf_counter()
+    games = iter_match(spec)
+    try:
+        for game in games:
+            hands += game.result.hands
+            decisions += game.result.actions
+            if time.perf_counter() - started >= seconds:
+                break
+    finally:
+        games.close()  # the match's end: its jails stop, and their CPU time is counted
+    return hands, decisions, time.perf_counter() - started, cpu_seconds() - cpu
+
+
+def in_process_decision_seconds(samples: int = 20_000) -> float:
+    """The median time of one in-process random decision (what the jail adds to)."""
+    variant = registry().variant("paulista")
+    state = variant.new_game(2, seed=1)
+    bot = registry().bot("random")(
+        variant="paulista",
+        options=state.options,
+        seat=0,
+        players=2,
+        rng=__import__("random").Random(1),
+    )
+    observation = state.observation(state.to_act)
+    times = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        bot.act(observation)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def startup_seconds(runs: int = 10) -> list[float]:
+    """Seconds from starting a jailed random bot to its first answer."""
+    variant = registry().variant("paulista")
+    state = variant.new_game(2, seed=7)
+    context = MatchContext("paulista", state.options, 2)
+    observation = state.observation(state.to_act)
+    out = []
+    for run in range(runs):
+        started = time.perf_counter()
+        actor = jailed_actor(BotSpec("random", isolation="jail"), context)
+        actor.begin_game(game=0, seat=state.to_act, seed=bot_seed(run, 0))
+        actor.act(observation)
+        out.append(time.perf_counter() - started)
+        actor.close()
+    return out
+
+
+def run_jail_bench(seconds: float) -> None:
+    times: list[float] = []
+    register_isolation(
+        BENCH_ISOLATION, lambda spec, ctx: TimedActor(jailed_actor(spec, ctx), times)
+    )
+    print(
+        f"jail: random vs random, paulista, 2 players, {seconds:g} s each, one process per seat per match"
+    )
+    print(
+        f"  {'':<12} {'hands/s':>10} {'decisions/s':>12} {'CPU us/decision':>16} "
+        f"{'hands per CPU second':>21}"
+    )
+    for label, isolation in (("in-process", "inprocess"), ("jailed", BENCH_ISOLATION)):
+        hands, decisions, elapsed, cpu = play_for(seconds, isolation)
+        print(
+            f"  {label:<12} {hands / elapsed:>10,.0f} {decisions / elapsed:>12,.0f} "
+            f"{cpu / decisions * 1e6:>16,.1f} {hands / cpu:>21,.0f}",
+            flush=True,
+        )
+    base = in_process_decision_seconds()
+    overhead = sorted(t - base for t in times)
+    p99 = overhead[min(len(overhead) - 1, int(len(overhead) * 0.99))]
+    print(
+        f"  overhead per decision (jailed less in-process, {len(overhead):,} decisions): "
+        f"median {statistics.median(overhead) * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms"
+    )
+    starts = startup_seconds()
+    print(
+        f"  start-up of one jailed bot (to its first answer, {len(starts)} runs): "
+        f"median {statistics.median(starts) * 1000:.0f} ms, max {max(starts) * 1000:.0f} ms"
+    )

@@ -1,0 +1,267 @@
+"""The jail itself: what the jailed process is (its uid, what it sees), that runtimes start in
+it with its limits, that one process serves a seat for a whole match, and that untrusted bots
+are refused where no jail can be built."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from engine.errors import TrucoError
+from engine.jail import Program, probe
+from engine.jail.process import JailedProcess
+from engine.match import MatchSpec, play_match
+from engine.runner import BotSpec, play_game
+
+from .conftest import jail_or_skip
+from .hostile_plugin import PROJECT
+
+PYTHON = os.path.realpath(sys.executable)
+RUNTIME = () if sys.base_prefix.startswith("/usr/") else (os.path.realpath(sys.base_prefix),)
+
+
+def answer_once(command, **kwargs):
+    process = JailedProcess(command, **kwargs)
+    try:
+        return process.request({"type": "act", "id": 1}, 30.0), process.log_since_last(), process
+    finally:
+        process.close()
+
+
+def test_the_jailed_process_has_a_host_uid_of_its_own_and_sees_only_itself():
+    jail_or_skip()
+    script = (
+        "import json, os; input(); "
+        "print(json.dumps({'action': [os.getuid(), os.listdir('/proc')]}), flush=True); input()"
+    )
+    process = JailedProcess([PYTHON, "-I", "-S", "-c", script], binds=RUNTIME)
+    try:
+        reply = process.request({"type": "act"}, 30.0)
+        uid_inside, proc = reply["action"]
+        if os.geteuid() == 0:
+            # Seen from the host, the bot (a descendant of the jail's bwrap) is of its own uid.
+            owners = {
+                os.stat(f"/proc/{pid}").st_uid
+                for pid in os.listdir("/proc")
+                if pid.isdigit() and _parent_chain_has(int(pid), process.pid)
+            }
+            assert process.uid not in (None, 0, os.geteuid())
+            assert uid_inside == process.uid and process.uid in owners
+            assert owners <= {0, process.uid}  # bwrap's own init, and the bot's uid
+        else:
+            assert uid_inside != 0
+        assert sorted(int(p) for p in proc if p.isdigit()) == [1, 2]  # its init and itself
+    finally:
+        process.close()
+
+
+def _parent_chain_has(pid: int, ancestor: int) -> bool:
+    for _ in range(10):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            return False
+        if pid == ancestor:
+            return True
+        if pid <= 1:
+            return False
+    return False
+
+
+def test_java_and_node_start_in_the_jail_with_its_limits(tmp_path):
+    jail_or_skip()
+    reply, log, _ = answer_once(
+        ["/bin/sh", "-c", 'java -version 1>&2 && read line && echo \'{"action": "java"}\'']
+    )
+    assert reply == {"action": "java"} and "openjdk version" in log
+    node = "process.stdin.once('data', () => { console.log(JSON.stringify({action: 'node'})); process.exit(0) })"
+    reply, _, _ = answer_once(["node", "-e", node])
+    assert reply == {"action": "node"}
+    # A Java program that really runs (compiled in the jail by the source launcher).
+    (tmp_path / "Bot.java").write_text(
+        textwrap.dedent(
+            """
+            import java.io.*;
+            public class Bot {
+                public static void main(String[] args) throws Exception {
+                    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+                    in.readLine();
+                    System.out.println("{\\"action\\": \\"compiled\\"}");
+                }
+            }
+            """
+        )
+    )
+    os.chmod(tmp_path, 0o755)
+    reply, _, _ = answer_once(["java", "-XX:+UseSerialGC", "Bot.java"], files=str(tmp_path))
+    assert reply == {"action": "compiled"}
+
+
+COUNTING_BOT = """
+import json, sys
+games = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "game":
+        games += 1
+        print(f"game {games} of this process", file=sys.stderr, flush=True)
+    elif message["type"] == "act":
+        legal = message["legal"]
+        print(json.dumps({"id": message["id"], "action": legal[(games - 1) % len(legal)]}), flush=True)
+    elif message["type"] == "match_end":
+        break
+"""
+
+
+def test_one_process_serves_a_seat_for_the_whole_match_and_remembers_its_games(
+    tmp_path, monkeypatch
+):
+    jail_or_skip()
+    (tmp_path / "bot.py").write_text(COUNTING_BOT)
+    os.chmod(tmp_path, 0o755)
+    started = []
+    original = JailedProcess.__init__
+
+    def spy(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        started.append(self.pid)
+
+    monkeypatch.setattr(JailedProcess, "__init__", spy)
+    program = Program(("/usr/bin/python3", "-I", "bot.py"), files=str(tmp_path))
+    spec = MatchSpec(
+        "paulista",
+        BotSpec("counter", isolation="jail", program=program),
+        BotSpec("random", isolation="jail"),
+        games=6,
+        seed=5,
+    )
+    result = play_match(spec)
+    assert [g.result.termination for g in result.games] == ["normal"] * 6
+    assert len(started) == 2  # one process per seat for six games
+    last = result.games[-1]
+    assert "game 6 of this process" in last.result.logs[last.a_team]  # it kept its memory
+
+
+def test_a_crashed_bot_is_started_again_for_the_next_game():
+    jail_or_skip()
+    script = "import sys\nfor line in sys.stdin:\n    if '\"act\"' in line: sys.exit(4)\n"
+    spec = MatchSpec(
+        "paulista",
+        BotSpec("dies", isolation="jail", program=Program(("/usr/bin/python3", "-c", script))),
+        "random",
+        games=2,
+    )
+    games = play_match(spec).games
+    assert [g.result.detail for g in games] == ["bot process exited with code 4"] * 2
+
+
+@pytest.fixture
+def no_jail(monkeypatch):
+    """bwrap that cannot build anything (as where user namespaces are disabled)."""
+    monkeypatch.setenv(probe.BWRAP_ENV, "/bin/false")
+    monkeypatch.delenv(probe.UNSAFE_ENV, raising=False)
+    probe.reset()
+    yield
+    probe.reset()
+
+
+def test_without_a_jail_untrusted_bots_are_refused_with_the_reason(no_jail):
+    with pytest.raises(probe.JailUnavailable) as refused:
+        play_game("paulista", [BotSpec("random", isolation="jail"), "random"])
+    message = str(refused.value)
+    assert "untrusted bots are refused" in message and "apt-get install bubblewrap" in message
+    with pytest.raises(probe.JailUnavailable):  # nor can a jailed process start by hand
+        JailedProcess(["/bin/true"])
+
+
+def test_the_cli_refuses_untrusted_bots_without_a_jail(no_jail):
+    env = {**os.environ, probe.BWRAP_ENV: "/bin/false"}
+    for command in (
+        ["match", "--isolation", "jail", "--bots", "random", "random", "--games", "1"],
+        ["arena", "--isolation", "process", "--bots", "random", "random", "--pairs", "1"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", *command],
+            cwd=PROJECT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2, done.stderr
+        assert "untrusted bots are refused" in done.stderr and "Traceback" not in done.stderr
+    check = subprocess.run(
+        [sys.executable, "-m", "engine", "jail-check"],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert check.returncode == 2 and "bwrap failed" in check.stderr
+
+
+def test_the_loud_development_switch_runs_them_unjailed(no_jail, monkeypatch):
+    monkeypatch.setenv(probe.UNSAFE_ENV, "1")
+    result = play_game("paulista", [BotSpec("random", isolation="jail"), "random"], seed=2)
+    assert result.termination == "normal"
+
+
+def test_jail_check_verifies_the_jail_here():
+    jail_or_skip()
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "jail-check"],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the jail holds" in done.stdout and "FAIL" not in done.stdout
+    assert "connect 127.0.0.1:5432: refused" in done.stdout
+
+
+def test_arena_checks_a_jailed_bots_parameters_in_the_jail(capsys):
+    jail_or_skip()
+    from engine.cli import main
+
+    code = main(
+        ["arena", "--isolation", "jail", "--bots", "heuristic:bluf=1", "random", "--pairs", "1"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "failed its first decision in the jail" in err and "unknown parameter bluf" in err
+
+
+def test_a_bots_files_are_read_only_and_its_tmp_is_bounded(tmp_path):
+    jail_or_skip()
+    (tmp_path / "data.txt").write_text("mine")
+    os.chmod(tmp_path, 0o755)
+    script = (
+        "import json, os\ninput()\nout = {'read': open('data.txt').read()}\n"
+        "try:\n    open('new.txt', 'w')\n    out['write'] = 'allowed'\n"
+        "except OSError as e:\n    out['write'] = e.strerror\n"
+        "try:\n    open('/tmp/big', 'wb').write(b'x' * (200 << 20))\n    out['tmp'] = 'allowed'\n"
+        "except OSError as e:\n    out['tmp'] = e.strerror\n"
+        "print(json.dumps({'action': out}))\n"
+    )
+    reply, _, _ = answer_once(
+        [PYTHON, "-I", "-S", "-c", script], binds=RUNTIME, files=str(tmp_path)
+    )
+    found = reply["action"]
+    assert found["read"] == "mine"
+    assert found["write"] == "Read-only file system"
+    assert found["tmp"] in ("No space left on device", "File too large")
+    assert not (tmp_path / "new.txt").exists()
+
+
+def test_a_program_spec_must_be_a_jailed_command():
+    with pytest.raises(TrucoError):
+        BotSpec("x", isolation="inprocess", program=Program(("true",)))
+    with pytest.raises(ValueError):
+        Program(())
