@@ -94,6 +94,8 @@ MIDDLEWARE = [
     # gunicorn serves the collected static files through WhiteNoise; in debug the development
     # server serves them from the apps.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # An upload over the bundle limit is refused before anything reads its body.
+    "tournaments.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

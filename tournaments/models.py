@@ -187,6 +187,8 @@ class Bot(models.Model):
             check_bot(self.plugin, self.params)
 
     def save(self, *args, **kwargs):
+        if self.url:  # a bot with a URL is remote, however it was made (API, admin, shell)
+            self.kind = self.Kind.REMOTE
         if self.player_id is None:
             self.player = Player.objects.create(name=self.label, kind=Player.Kind.BOT)
         super().save(*args, **kwargs)

@@ -34,6 +34,7 @@ class SmokeReport:
     reason: str  # why not, when not ok
     settings: list[SettingResult] = field(default_factory=list)
     seconds: float = 0.0
+    log: str = ""  # what the bundle wrote to standard error, per game: for its owner only
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +60,8 @@ def verdict(game, setting: SettingResult, bot_seats: set[int], decision_seconds:
     if result.termination == NORMAL or result.seat not in bot_seats:
         return ""
     where = f"in {setting.variant} with {setting.players} players, game {game.index + 1}"
+    own = result.fault_message.strip()
+    said = f"; it said: {own[-500:]}" if own and own not in result.detail else ""
     if result.termination == CRASH:
         acted = any(
             action[0] == result.seat
@@ -66,16 +69,26 @@ def verdict(game, setting: SettingResult, bot_seats: set[int], decision_seconds:
             for action in hand.get("actions", [])
         )
         if not acted and game.index == 0:
-            return f"crashed at start-up ({where}): {result.detail}"
-        return f"crashed during the smoke match ({where}): {result.detail}"
+            return f"crashed at start-up ({where}): {result.detail}{said}"
+        return f"crashed during the smoke match ({where}): {result.detail}{said}"
     if result.termination == ILLEGAL:
-        return f"illegal action in the smoke match ({where}): {result.detail}"
+        return f"illegal action in the smoke match ({where}): {result.detail}{said}"
     if result.termination == TIMEOUT:
         return (
             f"too slow ({where}): {result.detail}; a decision may take at most "
             f"{decision_seconds:g}s"
         )
     return f"{result.termination} ({where}): {result.detail}"
+
+
+def game_log(game, setting: SettingResult, bot_seats: set[int]) -> str:
+    parts = [
+        f"--- {setting.variant}, {setting.players} players, game {game.index + 1}, seat {seat}\n"
+        f"{game.result.logs[seat].rstrip()}\n"
+        for seat in sorted(bot_seats)
+        if game.result.logs.get(seat, "").strip()
+    ]
+    return "".join(parts)
 
 
 def smoke_test(
@@ -110,6 +123,7 @@ def smoke_test(
             kind = game.result.termination
             setting.terminations[kind] = setting.terminations.get(kind, 0) + 1
             bot_seats = {seat for seat in range(players) if seat % 2 == game.a_team}
+            report.log += game_log(game, setting, bot_seats)
             fault = verdict(game, setting, bot_seats, decision_seconds)
             if fault and not setting.fault:
                 setting.fault = fault

@@ -90,9 +90,9 @@ def test_every_refusal_is_a_400_with_its_reason(user_api, case, queued_validatio
 
 def test_an_oversized_bundle_is_refused(user_api, settings):
     settings.TRUCO_BUNDLE_MAX_MB = 1
-    response = upload(user_api, good_zip(noise=os.urandom(1_200_000)))
+    response = upload(user_api, good_zip(noise=os.urandom(1_060_000)))
     assert response.status_code == 400
-    assert "bundle too big: 1.1 MiB, at most 1 MiB" in response.json()["bundle"][0]
+    assert "bundle too big: 1.01 MiB, at most 1 MiB" in response.json()["bundle"][0]
 
 
 def test_a_file_is_never_silently_dropped(user_api):
@@ -143,28 +143,37 @@ def test_an_uploaded_version_does_not_change_and_can_be_retired(user_api, api):
 
 
 def test_only_ready_versions_can_be_entered(user_api, staff_api):
-    bot_id = upload(user_api, good_zip()).json()["id"]
     from tests.factories import BotFactory
 
-    response = staff_api.post(
-        "/api/tournaments/",
-        {
-            "name": "t",
-            "variant": "paulista",
-            "entrants": [{"bot": bot_id}, {"bot": BotFactory().pk}],
-        },
-        format="json",
-    )
-    assert response.status_code == 400
-    assert "is validating; only ready bots can be entered" in str(response.json())
+    bot_id = upload(user_api, good_zip()).json()["id"]
+
+    def create_tournament():
+        entrants = [{"bot": bot_id}, {"bot": BotFactory().pk}]
+        return staff_api.post(
+            "/api/tournaments/",
+            {"name": "t", "variant": "paulista", "entrants": entrants},
+            format="json",
+        )
+
+    refused = create_tournament()
+    assert refused.status_code == 400
+    assert "is validating; only ready bots can be entered" in str(refused.json())
     Bot.objects.filter(pk=bot_id).update(status="ready")
-    again = staff_api.post(
-        "/api/tournaments/",
-        {
-            "name": "t",
-            "variant": "paulista",
-            "entrants": [{"bot": bot_id}, {"bot": BotFactory().pk}],
-        },
-        format="json",
-    )
-    assert again.status_code == 201, again.json()
+    created = create_tournament()
+    assert created.status_code == 201, created.json()
+
+
+def test_an_upload_far_over_the_limit_is_refused_before_its_body_is_read(user_api, settings):
+    settings.TRUCO_BUNDLE_MAX_MB = 1
+    response = upload(user_api, good_zip(noise=os.urandom(3_000_000)))
+    assert response.status_code == 400
+    assert "the upload is 2.9 MiB, a bundle is at most 1 MiB" in response.json()["bundle"][0]
+    assert not Bot.objects.exists()
+
+
+def test_deleting_an_unused_version_deletes_its_stored_zip(user_api):
+    bot = Bot.objects.get(pk=upload(user_api, good_zip()).json()["id"])
+    storage, name = bot.bundle.storage, bot.bundle.name
+    assert storage.exists(name)
+    assert user_api.delete(f"/api/bots/{bot.pk}/").status_code == 204
+    assert not storage.exists(name)

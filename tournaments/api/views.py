@@ -160,6 +160,8 @@ class BotViewSet(ApiMixin, viewsets.ModelViewSet):
         if instance.entries.exists():
             raise BadRequest("this bot has played in a tournament; retire it instead")
         player = instance.player
+        if instance.bundle:
+            instance.bundle.delete(save=False)  # the stored zip goes with its version
         instance.delete()
         player.delete()
 

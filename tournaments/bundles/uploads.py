@@ -25,7 +25,7 @@ def read_upload(upload) -> bytes:
     size = getattr(upload, "size", None)
     if size is not None and size > limit:
         raise ValidationError(
-            {"bundle": f"bundle too big: {size / (1 << 20):.1f} MiB, at most {limit >> 20} MiB"}
+            {"bundle": f"bundle too big: {size / (1 << 20):.2f} MiB, at most {limit >> 20} MiB"}
         )
     data = upload.read(limit + 1)
     if len(data) > limit:

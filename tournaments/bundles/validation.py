@@ -51,7 +51,7 @@ def validate_version(bot_id: int) -> str:
         status=status,
         status_reason=report.reason,
         validation=report.as_json(),
-        log=getattr(report, "log", "")[-MAX_LOG_CHARS:],
+        log=report.log[-MAX_LOG_CHARS:],
         validated_at=timezone.now(),
     )
     return status
