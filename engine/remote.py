@@ -5,9 +5,8 @@ Other messages need no answer but a 2xx status.
 
 The seat's actor is the protocol's `ProtocolBot` over `HttpTransport`: one per seat per match
 (engine/seats.py), so one keep-alive connection per seat per match (reopened after a timeout or
-an error). Every request has a
-hard deadline: a watchdog shuts the socket when it passes, so a server that drips its answer a
-byte at a time gets no more time than one that never answers. The terminations are the
+an error). Every request has a hard deadline: a watchdog shuts the socket when it passes, so a
+server that drips its answer a byte at a time gets no more time than one that never answers. The terminations are the
 engine's usual ones: no answer in time is a `timeout` (the game's default move the first time,
 a forfeit the second), a refused connection, an HTTP error or a redirect is a `crash`, and an
 answer that is not JSON, too big, or not an action string is an `illegal_action`.
@@ -36,7 +35,14 @@ from .protocol import (
     encode,
     match_message,
 )
-from .remote_policy import RemotePolicy, RemoteRefused, Target, check_url, connect_checked
+from .remote_policy import (
+    RemotePolicy,
+    RemoteRefused,
+    Target,
+    check_url,
+    connect_checked,
+    current_policy,
+)
 
 USER_AGENT = "truco-arena-remote-bot/1"
 
@@ -51,19 +57,13 @@ def remote_actor(spec, context) -> ProtocolBot:
         options=context.options,
         players=context.players,
         decision_seconds=seconds,
-        limits={"answer_bytes": current_policy_of(None).max_answer_bytes},
+        limits={"answer_bytes": current_policy().max_answer_bytes},
     )
     return ProtocolBot(
         lambda: open_transport(spec.url, seconds or DEFAULT_DECISION_SECONDS),
         match,
         decision_seconds=seconds,
     )
-
-
-def current_policy_of(policy: RemotePolicy | None) -> RemotePolicy:
-    from .remote_policy import current_policy
-
-    return policy or current_policy()
 
 
 def open_transport(url: str, notice_seconds: float, policy: RemotePolicy | None = None):
@@ -73,6 +73,14 @@ def open_transport(url: str, notice_seconds: float, policy: RemotePolicy | None 
         return HttpTransport(url, notice_seconds, policy)
     except RemoteRefused as exc:
         raise BotExited("remote bot refused by the server's policy", str(exc)) from None
+
+
+class _Dropped(Exception):
+    """The connection failed before an answer came (refused, reset, closed by the server)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class HttpTransport:
@@ -85,7 +93,7 @@ class HttpTransport:
         notice_seconds: float = DEFAULT_DECISION_SECONDS,
         policy: RemotePolicy | None = None,
     ):
-        self.policy = current_policy_of(policy)
+        self.policy = policy or current_policy()
         self.target: Target = check_url(url, self.policy)
         self.notice_seconds = notice_seconds
         self._conn: http.client.HTTPConnection | None = None
@@ -104,11 +112,18 @@ class HttpTransport:
             # http.client opens its socket through this hook; HTTPS wraps the socket it returns
             # in TLS for the host name, so certificates are checked against the name while the
             # address connected to is the one checked.
-            conn._create_connection = lambda address, t=None, source=None: connect_checked(
+            conn._create_connection = lambda address, t=None, source=None: self._open(
                 target, policy, timeout if t is None else t
             )
             self._conn = conn
         return self._conn
+
+    def _open(self, target: Target, policy: RemotePolicy, timeout: float) -> socket.socket:
+        sock = connect_checked(target, policy, timeout)
+        if self._expired:  # connecting took the whole deadline
+            sock.close()
+            raise TimeoutError("connecting took the whole deadline")
+        return sock
 
     def close(self, graceful: bool = True) -> None:
         """Drop the connection (the bot's server keeps running: nothing of it is ours)."""
@@ -150,6 +165,23 @@ class HttpTransport:
 
     def _post(self, message: Mapping[str, Any], seconds: float) -> bytes:
         data = encode(message)  # the protocol's own JSON (one line, as over a pipe)
+        deadline = time.monotonic() + seconds
+        reused = self._conn is not None and self._conn.sock is not None
+        try:
+            return self._exchange(data, seconds)
+        except _Dropped as exc:
+            # A server may close a keep-alive connection it found idle (most do after a few
+            # seconds); the request never reached it, so it is sent again on a new one.
+            remaining = deadline - time.monotonic()
+            if not reused or remaining <= 0:
+                raise BotExited("remote bot could not be reached", exc.reason) from None
+        try:
+            return self._exchange(data, remaining)
+        except _Dropped as exc:
+            raise BotExited("remote bot could not be reached", exc.reason) from None
+
+    def _exchange(self, data: bytes, seconds: float) -> bytes:
+        """One POST and its answer within `seconds`, on the kept connection or a new one."""
         started = time.monotonic()
         self._expired = False
         conn = self._connection(seconds)
@@ -181,9 +213,7 @@ class HttpTransport:
                 raise BotTimeout(
                     f"no answer within {seconds:g}s", f"no answer within {seconds:g}s"
                 ) from None
-            raise BotExited(
-                "remote bot could not be reached", f"{type(exc).__name__}: {exc}"
-            ) from None
+            raise _Dropped(f"{type(exc).__name__}: {exc}") from None
         except (BotExited, MalformedReply):
             self.close()
             raise

@@ -23,6 +23,10 @@ class BotHandler(FirstLegalHandler):
         server = self.server
         server.messages.append(message)
         mode = server.mode
+        if mode == "drops-idle":
+            # Closes every connection after its answer, without saying so (as servers do with
+            # keep-alive connections they find idle): the next request meets a closed socket.
+            self.close_connection = True
         if message.get("type") != "act":
             return self.answer(200, b"{}")
         if mode == "slow":

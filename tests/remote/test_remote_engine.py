@@ -50,6 +50,15 @@ def test_a_remote_bot_in_two_v_two_sits_at_its_two_seats(loopback_allowed, bot_s
     assert server.connections == 2
 
 
+def test_a_connection_the_server_closed_while_idle_is_reopened_and_the_game_goes_on(
+    loopback_allowed, bot_server
+):
+    server = bot_server("drops-idle")
+    result = play_match(MatchSpec("paulista", server.url, "random", games=1, seed=4))
+    assert result.terminations == {"normal": 1}
+    assert server.connections == len(server.messages) > 1  # a new one for every message
+
+
 @pytest.mark.parametrize(
     ("mode", "termination", "detail"),
     [
