@@ -18,7 +18,7 @@ import pytest
 from engine import plugins
 from engine.jail import probe
 
-from ..tournaments.conftest import postgres_url, services_env  # noqa: F401 (fixtures)
+# postgres_url and services_env come from tests/conftest.py (tests/e2e_support.py).
 from .hostile_plugin import MARKER, PROJECT, SECRET_DIR
 
 ORDINARY_UID = 60001  # an ordinary user: no account needed, only a uid
