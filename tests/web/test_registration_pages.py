@@ -88,3 +88,11 @@ def test_a_users_page_shows_bots_versions_ratings_and_recent_matches(played):
     assert "27.5 ± 4.0" in page  # mu ± the 95% interval
     assert played.name in page and "won" in page
     assert Client().get("/users/nobody-here/").status_code == 404
+
+
+def test_the_list_points_to_tournaments_open_for_entries():
+    cup = TournamentFactory(name="Open One", registration_open=True)
+    TournamentFactory(name="Closed One")
+    page = Client().get("/").content.decode()
+    assert f'href="/tournaments/{cup.pk}/#registration">open for entries' in page
+    assert page.count("open for entries") == 1
