@@ -180,6 +180,15 @@ def test_users_create_and_organise_their_own_tournaments_only_when_the_site_allo
         == 403
     )
     assert carol.post(f"/api/tournaments/{others['id']}/start/").status_code == 403
+    # Entrants come through registration: she cannot put someone else's bot (nor anyone) in.
+    theirs = BotFactory(owner=UserFactory())
+    listed = carol.patch(
+        f"/api/tournaments/{own.json()['id']}/",
+        {"entrants": [{"bot": theirs.pk}]},
+        format="json",
+    )
+    assert listed.status_code == 400 and "only staff list entrants" in str(listed.json())
+    assert not Entrant.objects.filter(tournament_id=own.json()["id"]).exists()
     # Her own: she closes the registration with a cap, and starts it once two are in.
     changed = carol.patch(
         f"/api/tournaments/{own.json()['id']}/", {"max_entrants": 2}, format="json"

@@ -611,6 +611,13 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         if not isinstance(candidate.metrics, list):
             raise serializers.ValidationError({"metrics": ["must be a list of metric names"]})
         entrants = attrs.get("entrants")
+        request = self.context.get("request")
+        if entrants and request is not None and not request.user.is_staff:
+            # An organiser who is not staff cannot enter other people's bots or other people:
+            # everyone enters themselves, through registration.
+            raise serializers.ValidationError(
+                {"entrants": ["only staff list entrants: open the registration instead"]}
+            )
         registering = attrs.get(
             "registration_open", instance.registration_open if instance else False
         )
