@@ -150,7 +150,7 @@ class BotForm(forms.ModelForm):
         elif not self.instance.is_bundle:
             if not data.get("plugin") and not data.get("url"):
                 self.add_error(
-                    "plugin", "choose a plugin, give a remote bot's URL, or upload a bundle"
+                    "plugin", "choose a plugin, or upload a bundle (or give a remote bot's URL)"
                 )
             if not data.get("name"):
                 self.add_error("name", "a bot needs a name")
