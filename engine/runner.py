@@ -119,7 +119,7 @@ def make_bots(
     reg=None,
     decision_seconds: float | None = None,
     *,
-    pool: SeatPool,
+    pool: SeatPool | None = None,
     seat_keys: Sequence[Any] | None = None,
     game_index: int = 0,
 ):
@@ -134,6 +134,8 @@ def make_bots(
         spec = BotSpec.of(spec)
         seed_of_seat = bot_seed(seed, seat)
         if spec.isolation != IN_PROCESS:
+            if pool is None:
+                raise PluginError("bots outside the runner's process need a SeatPool to live in")
             if spec.registered:
                 reg.bot(spec.name)  # an unknown name fails here, before any jail starts
             key = seat_keys[seat] if seat_keys is not None else seat

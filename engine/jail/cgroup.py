@@ -89,6 +89,16 @@ class JailCgroup:
                     time.sleep(0.01)
 
 
+def _mkdir_fresh(folder: str) -> None:
+    """Make the folder; one left by a runner that was killed (same uid lease, so no jail of it
+    runs any more) is emptied and made again."""
+    try:
+        os.mkdir(folder, 0o755)
+    except FileExistsError:
+        JailCgroup([folder], folder, None).remove()
+        os.mkdir(folder, 0o755)
+
+
 def _write(path: str, value: str) -> None:
     with open(path, "w", encoding="ascii") as f:
         f.write(value)
@@ -103,7 +113,7 @@ def _make_v1(name: str, memory_bytes: int, processes: int) -> JailCgroup | None:
     made = []
     try:
         for folder in (memory, pids):
-            os.mkdir(folder, 0o755)
+            _mkdir_fresh(folder)
             made.append(folder)
         _write(os.path.join(memory, "memory.limit_in_bytes"), str(memory_bytes))
         swap = os.path.join(memory, "memory.memsw.limit_in_bytes")
@@ -132,7 +142,7 @@ def _make_v2(name: str, memory_bytes: int, processes: int) -> JailCgroup | None:
         return None
     folder = os.path.join(parent, name)
     try:
-        os.mkdir(folder, 0o755)
+        _mkdir_fresh(folder)
         _write(os.path.join(folder, "memory.max"), str(memory_bytes))
         _write(os.path.join(folder, "memory.swap.max"), "0")
         _write(os.path.join(folder, "pids.max"), str(processes))

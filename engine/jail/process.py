@@ -56,7 +56,7 @@ class JailedProcess:
         self._pending: list[bytes] = []  # notices not written yet
         self._fresh = True  # its first decision waits for it to have started
         self._exit: str | None = None
-        argv, cwd = self._argv(list(command), files, binds, env or {})
+        argv, cwd, host_env = self._argv(list(command), files, binds, env or {})
         try:
             self._proc = subprocess.Popen(
                 argv,
@@ -66,7 +66,7 @@ class JailedProcess:
                 bufsize=0,
                 close_fds=True,
                 start_new_session=True,  # the terminal's Ctrl-C is the runner's, not the bot's
-                env={"PATH": os.defpath, **(dict(env or {}) if cwd else {})},
+                env=host_env,
                 cwd=cwd,
             )
         except OSError as exc:
@@ -92,9 +92,11 @@ class JailedProcess:
         """The jail's own host uid (None: the runner's, in a user namespace)."""
         return self._uid.uid if self._uid else None
 
-    def _argv(self, command, files, binds, env) -> tuple[list[str], str | None]:
+    def _argv(self, command, files, binds, env) -> tuple[list[str], str | None, dict]:
+        """(argv, working folder, environment) of the process the runner starts."""
         if unsafe_unjailed():  # a developer's own machine: no jail at all, said loudly
-            return command, files or tempfile.gettempdir()
+            plain = {"PATH": os.defpath, "HOME": tempfile.gettempdir(), "LANG": "C.UTF-8"}
+            return command, files or tempfile.gettempdir(), {**plain, **env}
         jail = availability()
         jail.require()
         if jail.as_root:
@@ -112,7 +114,8 @@ class JailedProcess:
             env=env,
             memory_by_cgroup=self._cgroup is not None,
         )
-        return join_command(self._cgroup, argv), None
+        # bwrap itself needs no environment; the bot's is set inside (--clearenv, --setenv).
+        return join_command(self._cgroup, argv), None, {"PATH": os.defpath}
 
     # --- the Transport ---------------------------------------------------------------------
     def send(self, message: Mapping[str, Any], seconds: float = 10.0) -> None:

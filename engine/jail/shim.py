@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import sys
 import traceback
@@ -66,11 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     from engine.observation import Observation
 
     module, qualname = (argv or sys.argv[1:])[:2]
+    # The protocol's pipes are the shim's alone: whatever the bot prints goes to its log, and it
+    # cannot read the engine's messages from under the shim.
     out = sys.stdout.buffer
+    requests = sys.stdin.buffer
+    sys.stdout = sys.stderr
+    sys.stdin = open(os.devnull)
     factory = None
     seat = None
     load_error = None
-    for line in sys.stdin.buffer:
+    for line in requests:
         # The engine writes `type` first: notices the bot does not hear are skipped unparsed.
         if line.startswith(b'{"type":"hand_end"') and (seat is None or not seat.hears_hands):
             continue

@@ -19,6 +19,7 @@ from engine import plugins
 from engine.jail import probe
 
 # postgres_url and services_env come from tests/conftest.py (tests/e2e_support.py).
+from ..tournaments.conftest import make_tournament, random_bots  # noqa: F401 (fixtures)
 from .hostile_plugin import MARKER, PROJECT, SECRET_DIR
 
 ORDINARY_UID = 60001  # an ordinary user: no account needed, only a uid

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -206,6 +207,24 @@ def test_the_cli_refuses_untrusted_bots_without_a_jail(no_jail):
     assert check.returncode == 2 and "bwrap failed" in check.stderr
 
 
+@pytest.mark.django_db
+def test_a_tournament_match_of_untrusted_bots_is_refused_without_a_jail(
+    no_jail, make_tournament, settings
+):
+    from tournaments import execution, lifecycle
+    from tournaments.models import Match
+
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset()  # "random" is untrusted here
+    settings.TRUCO_MATCH_MAX_ATTEMPTS = 1
+    tournament = make_tournament(2)
+    lifecycle.start(tournament, publish=False)
+    match = Match.objects.get(tournament=tournament, entrant_b__isnull=False)
+    outcome = execution.execute(match.pk, "w:1")
+    assert outcome.kind == "failed"
+    match.refresh_from_db()
+    assert "untrusted bots are refused" in match.error and match.games.count() == 0
+
+
 def test_the_loud_development_switch_runs_them_unjailed(no_jail, monkeypatch):
     monkeypatch.setenv(probe.UNSAFE_ENV, "1")
     result = play_game("paulista", [BotSpec("random", isolation="jail"), "random"], seed=2)
@@ -265,3 +284,79 @@ def test_a_program_spec_must_be_a_jailed_command():
         BotSpec("x", isolation="inprocess", program=Program(("true",)))
     with pytest.raises(ValueError):
         Program(())
+
+
+def test_a_jail_dies_with_its_runner():
+    """A runner killed outright (a worker's pool process, say) leaves no bot behind."""
+    jail_or_skip()
+    marker = "die-with-parent-marker-31337"
+    bot = f'read line; echo \'{{"action": "up"}}\'; sleep 600; echo {marker}'
+    runner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from engine.jail.process import JailedProcess; "
+            "p = JailedProcess(['/bin/sh', '-c', sys.argv[1]]); "
+            "print(p.request({'type': 'act'}, 30)['action'], flush=True); time.sleep(600)",
+            bot,
+        ],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert runner.stdout.readline().strip() == "up"
+        jailed = set(_with_marker(marker)) - {runner.pid}
+        assert jailed, "the jailed command did not start"
+        runner.kill()
+        runner.wait()
+        for _ in range(100):
+            if not jailed & set(_with_marker(marker)):
+                break
+            time.sleep(0.05)
+        assert not jailed & set(_with_marker(marker)), "the jail outlived its runner"
+    finally:
+        runner.kill()
+
+
+def test_an_orphaned_jail_process_is_killed_when_the_next_jail_starts():
+    """A runner killed in the instant before bwrap armed --die-with-parent leaves an orphan
+    under a jail uid whose lock is free: the next lease kills it."""
+    if os.geteuid() != 0:
+        pytest.skip("jail uids are leased by a root runner")
+    from engine.jail import uids
+
+    free = uids.lease_uid()
+    orphan_uid = free.uid
+    free.release()
+    orphan = subprocess.Popen(
+        [
+            "setpriv",
+            f"--reuid={orphan_uid}",
+            f"--regid={orphan_uid}",
+            "--clear-groups",
+            "sleep",
+            "600",
+        ]
+    )
+    try:
+        time.sleep(0.2)
+        lease = uids.lease_uid()
+        lease.release()
+        orphan.wait(timeout=5)
+        assert orphan.returncode == -9
+    finally:
+        orphan.kill()
+        orphan.wait()
+
+
+def _with_marker(marker: str) -> list[int]:
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
