@@ -16,7 +16,8 @@
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
-  match per game setting, default 2) and `TRUCO_VALIDATION_DECISION_SECONDS` (default 2).
+  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
+  `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
 - `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
   organise those they created (open registration, start them); staff always may.
 - `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
@@ -273,6 +274,8 @@ TRUCO_BUNDLE_MAX_UNPACKED_MB = env_int("TRUCO_BUNDLE_MAX_UNPACKED_MB", 20)
 # Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete).
 TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DIR / "bundle-cache")
 TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
+# A user's uploads wait for their validations: no flood of smoke matches for the workers.
+TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)
 TRUCO_VALIDATION_DECISION_SECONDS = float(
     os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
 )

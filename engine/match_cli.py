@@ -13,6 +13,7 @@ from .remote_policy import check_url, is_url
 
 def run_match(args) -> int:
     from .arena import parse_bot
+    from .bundles import looks_like_bundle
 
     reg, variant, options = checked_game(args)
     sides = []
@@ -20,7 +21,7 @@ def run_match(args) -> int:
         if is_url(name):  # a remote bot (docs/remote-bots.md): its URL must be allowed
             check_url(name)
             sides.append(parse_bot(name))
-        elif "/" in name or name.endswith(".zip"):
+        elif looks_like_bundle(name):
             sides.append(parse_bot(name))  # a bundle: always in the jail
         else:
             reg.bot(name)

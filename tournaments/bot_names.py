@@ -51,6 +51,12 @@ def is_qualified(text: str) -> bool:
     return QUALIFIED.match(text) is not None
 
 
+def names_a_user(text: str) -> bool:
+    """`alice/greedy` where a user alice exists (so that a folder of that path is ambiguous)."""
+    found = QUALIFIED.match(text)
+    return bool(found) and get_user_model().objects.filter(username=found["owner"]).exists()
+
+
 def resolve_qualified(text: str) -> Bot:
     """`alice/greedy` (her newest ready version) or `alice/greedy v3`."""
     found = QUALIFIED.match(text)

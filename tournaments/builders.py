@@ -13,7 +13,7 @@ from django.db import transaction
 
 from engine.plugins import registry
 
-from .bot_names import is_qualified, resolve_operator, resolve_qualified
+from .bot_names import is_qualified, names_a_user, resolve_operator, resolve_qualified
 from .bundles.operator import is_bundle_path, operator_bundle
 from .models import Bot, Entrant, TableSettings, Tournament
 
@@ -49,7 +49,7 @@ def bots_named(names: Sequence[str]) -> list[Bot]:
         if is_bundle_path(name):
             if seen[name] > 1:
                 raise ValidationError(f"the bundle {name!r} is named twice: enter it once")
-            if is_qualified(name):
+            if names_a_user(name):
                 raise ValidationError(
                     f"{name!r} is both a folder here and a user's bot: write ./{name} for the "
                     "folder"

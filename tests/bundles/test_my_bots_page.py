@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tests.factories import BotFactory, UserFactory
-from tournaments.models import Bot
+from tournaments.models import Bot, Rating
 
 from .zips import good_zip, make_zip
 
@@ -49,6 +49,8 @@ def test_a_refused_upload_says_why(browser_client):
 
 
 def test_the_page_shows_only_your_versions_with_reason_and_log(browser_client, user):
+    rated = BotFactory(owner=user, name="rated", kind="bundle", version="1")
+    Rating.objects.create(player=rated.player, variant="paulista", mu=27.5, sigma=2.0, matches=3)
     BotFactory(
         owner=user,
         name="mine",
@@ -62,6 +64,7 @@ def test_the_page_shows_only_your_versions_with_reason_and_log(browser_client, u
     page = browser_client.get("/bots/mine/").content.decode()
     assert f"{user.username}/mine" in page and "too slow (in paulista)" in page
     assert "my stderr" in page
+    assert "paulista 27.5 ± 4.0 (3 matches)" in page
     assert "theirs" not in page and "their log" not in page
     assert 'http-equiv="refresh"' not in page
 

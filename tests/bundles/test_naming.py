@@ -84,3 +84,17 @@ def test_a_user_cannot_play_a_quick_table_against_a_version_that_is_not_ready(us
     )
     assert response.status_code == 400
     assert "validating" in response.json()["bot"][0]
+
+
+def test_a_folder_named_like_a_users_bot_must_be_written_as_a_path(tmp_path, monkeypatch):
+    UserFactory(username="alice")
+    (tmp_path / "alice" / "greedy").mkdir(parents=True)
+    (tmp_path / "alice" / "greedy" / "bot.toml").write_text(
+        'name = "greedy"\ncommand = ["python3", "bot.py"]\n'
+    )
+    (tmp_path / "alice" / "greedy" / "bot.py").write_text("")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValidationError, match="write ./alice/greedy for the folder"):
+        bots_named(["alice/greedy"])
+    [bot] = bots_named(["./alice/greedy"])
+    assert bot.kind == "bundle" and bot.owner is None and bot.label == "greedy v1"

@@ -177,3 +177,29 @@ def test_deleting_an_unused_version_deletes_its_stored_zip(user_api):
     assert storage.exists(name)
     assert user_api.delete(f"/api/bots/{bot.pk}/").status_code == 204
     assert not storage.exists(name)
+
+
+def test_a_user_waits_for_their_validations_before_uploading_more(user_api, settings):
+    settings.TRUCO_MAX_VALIDATING_PER_USER = 2
+    assert upload(user_api, good_zip()).status_code == 201
+    assert upload(user_api, good_zip(a="1")).status_code == 201
+    third = upload(user_api, good_zip(a="2"))
+    assert third.status_code == 400
+    assert "2 versions being validated" in third.json()["bundle"][0]
+    Bot.objects.update(status="ready")
+    assert upload(user_api, good_zip(a="3")).status_code == 201
+
+
+def test_a_worker_without_a_jail_leaves_the_version_validating(user_api, monkeypatch):
+    from engine.jail.probe import JailUnavailable
+    from tournaments.bundles import validation
+
+    bot_id = upload(user_api, good_zip()).json()["id"]
+
+    def no_jail(bot):
+        raise JailUnavailable("untrusted bots are refused: no bwrap")
+
+    monkeypatch.setattr(validation, "run_smoke_match", no_jail)
+    with pytest.raises(JailUnavailable):
+        validation.validate_version(bot_id)
+    assert Bot.objects.get(pk=bot_id).status == "validating"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -65,6 +66,14 @@ def upload_version(owner, upload, *, description: str = "") -> Bot:
     with transaction.atomic():
         # One upload at a time per owner: two at once must not both take the same number.
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        busy = Bot.objects.filter(owner=owner, status=Bot.Status.VALIDATING).count()
+        if busy >= settings.TRUCO_MAX_VALIDATING_PER_USER:
+            raise ValidationError(
+                {
+                    "bundle": f"you have {busy} versions being validated: upload again once they "
+                    "are decided (seconds)"
+                }
+            )
         clash = Bot.objects.filter(owner=owner, name=name).exclude(kind=Bot.Kind.BUNDLE)
         if clash.exists():
             raise ValidationError(

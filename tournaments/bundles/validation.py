@@ -12,6 +12,7 @@ from django.utils import timezone
 from engine.bundles import BundleError, Manifest
 from engine.bundles.smoke import SmokeReport, smoke_test
 from engine.errors import TrucoError
+from engine.jail.probe import JailUnavailable
 from engine.plugins import registry
 
 from ..models import Bot
@@ -39,6 +40,8 @@ def validate_version(bot_id: int) -> str:
         return bot.status if bot else "missing"
     try:
         report = run_smoke_match(bot)
+    except JailUnavailable:
+        raise  # the server's trouble, not the bot's: the task tries again later
     except (BundleError, TrucoError) as exc:
         report = SmokeReport(ok=False, reason=str(exc))
     except Exception as exc:  # the server's fault, not the bot's: say so, and log it

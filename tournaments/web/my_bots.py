@@ -22,7 +22,10 @@ def my_bots(request):
     if request.method == "POST":
         return upload(request)
     versions = list(
-        Bot.objects.filter(owner=request.user).select_related("owner").order_by("name", "-id")
+        Bot.objects.filter(owner=request.user)
+        .select_related("owner", "player")
+        .prefetch_related("player__ratings")
+        .order_by("name", "-id")
     )
     bots: dict[str, list[Bot]] = {}
     for bot in versions:
