@@ -244,10 +244,20 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
+# The sweep (tournaments/dispatch.py): re-sends the matches of dead workers and those the
+# broker lost. Beat runs it in the compose file; `demo` and `run_tournament --workers` run it
+# themselves on the embedded default.
+TRUCO_SWEEP_SECONDS = env_int("TRUCO_SWEEP_SECONDS", 30)
+# A queued match is taken for lost (when the broker holds fewer messages than there are queued
+# matches) once it has been queued this long.
+TRUCO_QUEUED_RESEND_SECONDS = env_int("TRUCO_QUEUED_RESEND_SECONDS", 30)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": 30.0},
+    "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": float(TRUCO_SWEEP_SECONDS)},
 }
 
+# How often a web process asks the workers whether one consumes TRUCO_QUEUE (for the
+# `workers` field of the payloads with queued work); 0 turns the check off.
+TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from tournaments import worker_health
 from tournaments.models import Match, Player
 from tournaments.scheduling import needs_winner
 
@@ -14,7 +15,7 @@ from .amicable import vote_state
 from .models import LiveMatch
 from .public_view import public_view
 from .seating import game_from_json, next_game, scheduled, seating
-from .services import Table, player_of, table_of, turn_of
+from .services import Table, inline, player_of, table_of, turn_of
 from .table_master import free_teams, table_options
 
 
@@ -98,11 +99,20 @@ def table_state(match: Match, user) -> dict[str, Any]:
         else None,
         "settings": table_options(settings),
         "free_seats": free_seats(match) if settings.is_players_table else 0,
+        "workers": workers_for(match, live),
         "end_vote": vote_state(table)
         if table is not None and settings.is_players_table and match.status == "running"
         else None,
     }
     return state
+
+
+def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
+    """Whether a worker is there to play the bots' replies of a running match (None when no
+    worker is needed: the match is not running, or bots play in the request)."""
+    if match.status != Match.Status.RUNNING or live is None or inline():
+        return None
+    return worker_health.status()
 
 
 def free_seats(match: Match) -> int:

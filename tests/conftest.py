@@ -25,6 +25,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.django_db(transaction=True))
 
 
+@pytest.fixture(autouse=True)
+def worker_check_off(settings):
+    """No test asks the broker for workers unless it turns the check on itself."""
+    settings.TRUCO_WORKER_CHECK_SECONDS = 0
+
+
 @pytest.fixture
 def django_db_setup(django_db_setup, request):
     """pytest-django's test database, or, for a `postgres` test, this process's PostgreSQL

@@ -9,7 +9,9 @@ not acknowledged yet (acks_late): it runs again and publishes what is still pend
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -66,26 +68,112 @@ def continue_tournament(tournament_id: int) -> None:
 
 def sweep() -> int:
     """Send again the matches whose worker is gone (running or retrying past their lease: they
-    go back to queued, so a later sweep does not send them twice), queue pending matches, and
-    advance running tournaments with nothing in flight. Idempotent; returns matches re-sent."""
+    go back to queued, so a later sweep does not send them twice) and the queued matches whose
+    message the broker lost, queue pending matches, and advance running tournaments with
+    nothing in flight. Idempotent; returns matches re-sent. A broker that cannot be reached
+    changes nothing: the next sweep tries again."""
+    sent = 0
+    for step in (sweep_stale, resend_lost):
+        try:
+            sent += step()
+        except Exception as exc:  # the broker is down: the transaction was rolled back
+            log.warning("sweep: %s did not run: %s", step.__name__, exc)
+    for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
+        "id", flat=True
+    ):
+        try:
+            continue_tournament(tournament_id)
+        except Exception as exc:  # likewise: its matches stay pending for the next sweep
+            log.warning("sweep: tournament %s not advanced: %s", tournament_id, exc)
+    return sent
+
+
+def sweep_stale() -> int:
+    """Running or retrying matches past their lease, and running matches claimed on this
+    machine by a process that is gone (a killed worker: no need to wait for its lease)."""
+    from .execution import claim_is_stale, current_worker
+
+    now = timezone.now()
+    me = current_worker()
     with transaction.atomic():
-        stale = list(
+        claimed = (
             Match.objects.select_for_update()
             .filter(
                 tournament__status=Tournament.Status.RUNNING,
                 status__in=(Match.Status.RUNNING, Match.Status.RETRYING),
-                lease_until__lt=timezone.now(),
             )
-            .values_list("id", flat=True)
+            .filter(lease_until__isnull=False)  # a live human match has none
+            .values_list("id", "status", "worker", "lease_until")
         )
+        stale = [
+            match_id
+            for match_id, status, worker, lease_until in claimed
+            if lease_until < now
+            or (status == Match.Status.RUNNING and claim_is_stale(worker, lease_until, now, me))
+        ]
         if stale:
             log.warning("sweep: sending %d stale matches again: %s", len(stale), stale)
             Match.objects.filter(id__in=stale).update(
                 status=Match.Status.QUEUED, queued_at=timezone.now()
             )
             publish(stale)
-    for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
-        "id", flat=True
-    ):
-        continue_tournament(tournament_id)
     return len(stale)
+
+
+def messages_waiting() -> int | None:
+    """Messages waiting in this project's queue on the broker; None if it cannot be asked."""
+    from kombu.exceptions import ChannelError
+
+    from config.celery import app
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    try:
+        with app.connection_for_read() as conn:
+            try:
+                return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+            except ChannelError:  # no such queue: a restarted or flushed broker
+                return 0
+    except Exception as exc:
+        log.warning("sweep: the broker cannot be asked for its queue (%s)", exc)
+        return None
+
+
+def resend_lost() -> int:
+    """Send again the queued matches whose message the broker lost (a Redis restarted without
+    persistence or flushed, an embedded broker's message taken by a worker that was killed).
+    Which messages are gone cannot be asked of a broker; how many can: the matches queued
+    beyond the messages waiting in the queue. The queue is first in, first out, so the
+    missing ones are the oldest; only matches queued longer than TRUCO_QUEUED_RESEND_SECONDS
+    are taken (a worker takes a message and claims its match within milliseconds). A match
+    sent twice is played once (tournaments/execution.py)."""
+    queued = Match.objects.filter(
+        tournament__status=Tournament.Status.RUNNING, status=Match.Status.QUEUED
+    )
+    total = queued.count()
+    if not total:
+        return 0
+    waiting = messages_waiting()
+    if waiting is None or waiting >= total:
+        return 0
+    cutoff = timezone.now() - timedelta(seconds=settings.TRUCO_QUEUED_RESEND_SECONDS)
+    with transaction.atomic():
+        # Locked, and read again past any concurrent sweep's update of queued_at, so that two
+        # sweeps at once do not both send them.
+        lost = list(
+            queued.select_for_update(of=("self",))
+            .filter(queued_at__lt=cutoff)
+            .order_by("queued_at", "id")
+            .values_list("id", flat=True)[: total - waiting]
+        )
+        if not lost:
+            return 0
+        log.warning(
+            "sweep: %d queued matches but %d messages in the queue: sending %d again: %s",
+            total,
+            waiting,
+            len(lost),
+            lost,
+        )
+        Match.objects.filter(id__in=lost).update(queued_at=timezone.now())
+        publish(lost)
+    return len(lost)

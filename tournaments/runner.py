@@ -87,7 +87,7 @@ def wait_for_workers(
     """Wait while workers play the tournament; sweep now and then, so that matches of a worker
     that died are sent again. Returns the final status, or the current one on timeout or
     when the tournament is stuck on failed matches."""
-    sweep_every = max(1.0, settings.TRUCO_MATCH_LEASE_SECONDS / 4)
+    sweep_every = max(1.0, float(settings.TRUCO_SWEEP_SECONDS))
     next_sweep = time.monotonic() + sweep_every
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:

@@ -185,6 +185,11 @@ class TableStateSerializer(serializers.Serializer):
     result = serializers.DictField(allow_null=True)
     settings = TableOptionsSerializer(help_text="the table's options (RULES.md section 5)")
     free_seats = serializers.IntegerField(help_text="seats of a player's table one may take")
+    workers = serializers.DictField(
+        allow_null=True,
+        help_text="whether a worker plays the bots' replies: `alive` (true, false, or null "
+        "when not checked), `detail`, `workers`; null when none is needed",
+    )
     end_vote = serializers.DictField(
         allow_null=True, help_text="the vote to end the game amicably: `agreed`, `voters`"
     )

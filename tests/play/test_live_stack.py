@@ -61,3 +61,31 @@ def test_a_person_plays_a_table_to_its_end_on_postgresql_with_a_real_worker(live
     assert Game.objects.filter(match=match).count() == match.games_played == 1
     assert "play.advance" in live_stack.log("worker")  # the bots' replies came from the worker
     assert "Traceback" not in live_stack.log("web")
+
+
+def test_the_table_and_the_standings_say_when_no_worker_is_running(live_stack):
+    from tournaments.workers import stop_worker
+
+    token = Token.objects.create(user=UserFactory())
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {token.key}"
+    state = session.post(
+        f"{live_stack.url}/api/play/quick/",
+        json={"variant": "paulista", "bot": "heuristic", "turn_seconds": 0},
+        timeout=30,
+    ).json()
+    table = f"{live_stack.url}/api/play/matches/{state['match']}/"
+    standings = f"{live_stack.url}/api/tournaments/{state['tournament']['id']}/standings/"
+    workers = session.get(table, timeout=10).json()["workers"]
+    assert workers["alive"] is True and len(workers["workers"]) == 1, workers
+    assert requests.get(standings, timeout=10).json()["workers"]["alive"] is True
+
+    stop_worker(live_stack.worker)
+    deadline = time.monotonic() + 20
+    while workers["alive"] and time.monotonic() < deadline:
+        time.sleep(0.5)
+        workers = session.get(table, timeout=10).json()["workers"]
+    assert workers["alive"] is False
+    assert "no worker is running" in workers["detail"]
+    assert live_stack.env["TRUCO_QUEUE"] in workers["detail"]
+    assert requests.get(standings, timeout=10).json()["workers"]["alive"] is False

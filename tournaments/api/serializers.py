@@ -791,6 +791,16 @@ class StandingRowSerializer(serializers.Serializer):
     rating = serializers.CharField(help_text="mu ± interval of its players; '' if unrated")
 
 
+class WorkersSerializer(serializers.Serializer):
+    """Whether a Celery worker consumes this project's queue (tournaments/worker_health.py)."""
+
+    alive = serializers.BooleanField(
+        allow_null=True, help_text="false: queued work waits for a worker; null: not checked"
+    )
+    detail = serializers.CharField(help_text="what was found, for people")
+    workers = serializers.ListField(child=serializers.CharField(), help_text="their names")
+
+
 class StandingsSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
@@ -801,6 +811,9 @@ class StandingsSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="column headings for the metrics, in order"
     )
     progress = ProgressSerializer()
+    workers = WorkersSerializer(
+        allow_null=True, help_text="whether a worker plays the matches; null unless running"
+    )
     rows = StandingRowSerializer(many=True)
 
 

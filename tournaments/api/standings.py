@@ -12,6 +12,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max, Q
 
+from .. import worker_health
 from ..formats import FORMATS, FormatError
 from ..formats.standings import METRIC_LABELS
 from ..models import Match, Tournament
@@ -85,7 +86,15 @@ def standings_payload(tournament: Tournament) -> dict[str, Any]:
     if payload is None:
         payload = compute(tournament, played)
         cache.set(key, payload, CACHE_SECONDS)
-    return payload
+    return {**payload, "workers": workers_of(tournament)}
+
+
+def workers_of(tournament: Tournament) -> dict[str, Any] | None:
+    """Whether a worker is there to play the running tournament's matches (None when it is
+    not running: nothing is waiting for a worker). Never cached with the standings."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    return worker_health.status()
 
 
 def standings_table(standings: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,8 @@ from ...formats import FORMATS
 from ...models import Bot, Tournament
 from ...reports import standings_text
 from ...runner import wait_for_workers
-from ...workers import PROJECT_DIR, start_worker, stop_worker, wait_until_ready
+from ...supervision import WorkerSupervisor
+from ...workers import PROJECT_DIR, start_worker, wait_until_ready
 
 ADMIN_USERNAME = "admin"
 DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
@@ -78,13 +79,11 @@ class Command(BaseCommand):
         self.say("3/5 admin account")
         login = self.ensure_admin(var_dir)
         self.say(f"4/5 worker ({_broker_label()}) and web server")
-        worker = start_worker(
-            opts["workers"], log_file=open(var_dir / "worker.log", "ab"), loglevel="INFO"
-        )
+        self.supervisor = self.supervise_worker(opts["workers"], var_dir)
         web = None
         finished = False
         try:
-            wait_until_ready(worker)
+            wait_until_ready(self.supervisor.worker)
             web = self.start_web(opts["host"], opts["port"], var_dir)
             url = f"http://{opts['host']}:{opts['port']}/"
             self.say(f"    serving {url} (admin: {url}admin/, API: {url}api/docs/)")
@@ -100,14 +99,39 @@ class Command(BaseCommand):
                 self.check_page(url + "admin/login/")
                 return
             self.say(f"\nThe server keeps running at {url}; press Ctrl-C to stop.")
-            web.wait()
+            self.serve(web)
         except KeyboardInterrupt:
             self.say("\nstopping the web server and the worker")
         finally:
             if web is not None and web.poll() is None:
                 web.terminate()
                 web.wait(10)
-            stop_worker(worker, idle=finished)
+            self.supervisor.stop(idle=finished)
+
+    def supervise_worker(self, concurrency: int, var_dir: Path) -> WorkerSupervisor:
+        """The worker, restarted (loudly) whenever it dies; its process id in var/worker.pid.
+        Its name stays the same across restarts, so that a restarted worker takes over its
+        remote-control queue."""
+        log_path = var_dir / "worker.log"
+        name = f"demo-{settings.CELERY_TASK_DEFAULT_QUEUE}@%h"
+
+        def start():
+            return start_worker(
+                concurrency, log_file=open(log_path, "ab"), loglevel="INFO", name=name
+            )
+
+        return WorkerSupervisor(start, self.warn, log_path, var_dir / "worker.pid")
+
+    def serve(self, web: subprocess.Popen) -> None:
+        """Until the web server stops (or Ctrl-C): keep the worker alive and sweep."""
+        while web.poll() is None:
+            self.supervisor.check()
+            self.supervisor.sweep_if_due()
+            time.sleep(0.5)
+
+    def warn(self, text: str) -> None:
+        self.stderr.write(text, style_func=self.style.ERROR)
+        self.stderr.flush()
 
     def say(self, text: str) -> None:
         self.stdout.write(text)
@@ -207,6 +231,7 @@ class Command(BaseCommand):
 
             def on_progress(state):
                 nonlocal shown
+                self.supervisor.check()
                 for _ in range(state.done - shown):
                     advance(f"{state.games} games")
                 shown = max(shown, state.done)

@@ -1,0 +1,93 @@
+"""Keeping the demo's Celery worker alive, and its sweep running, for as long as it serves.
+
+A worker that dies (an unrecoverable broker error, the OOM killer, a stray `kill`) is started
+again at once, and the console says so loudly, with the end of its log: a demo must never sit
+at "live" with nobody playing. The periodic sweep (tournaments/dispatch.py), which the compose
+file leaves to Celery beat, runs here, so that matches of a dead worker and messages the broker
+lost are sent again on the embedded default too.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+
+from .dispatch import sweep
+from .workers import stop_worker
+
+log = logging.getLogger(__name__)
+
+LOG_LINES = 5  # of a dead worker's log, shown on the console
+
+
+def last_lines(path: Path | None, count: int = LOG_LINES) -> list[str]:
+    if path is None or not path.exists():
+        return []
+    with open(path, "rb") as log_file:
+        log_file.seek(0, 2)
+        log_file.seek(max(0, log_file.tell() - 8192))
+        tail = log_file.read().decode(errors="replace").splitlines()
+    return [line for line in tail if line.strip()][-count:]
+
+
+class WorkerSupervisor:
+    """Owns the worker process: `check()` restarts it if it died; `sweep_if_due()` sweeps
+    every TRUCO_SWEEP_SECONDS. Call both often (the demo does, several times a second)."""
+
+    def __init__(
+        self,
+        start: Callable[[], subprocess.Popen],
+        warn: Callable[[str], None],
+        log_path: Path | None = None,
+        pid_file: Path | None = None,
+    ):
+        self.start = start
+        self.warn = warn
+        self.log_path = log_path
+        self.pid_file = pid_file  # the running worker's process id, for operators
+        self.worker = self._started()
+        self.restarts = 0
+        self.sweep_every = max(1.0, float(settings.TRUCO_SWEEP_SECONDS))
+        self.next_sweep = time.monotonic() + self.sweep_every
+
+    def check(self) -> bool:
+        """True if the worker had died (it runs again now)."""
+        code = self.worker.poll()
+        if code is None:
+            return False
+        self.restarts += 1
+        lines = "\n".join(f"        {line}" for line in last_lines(self.log_path))
+        where = f" ({self.log_path})" if self.log_path else ""
+        self.warn(
+            f"!!! THE WORKER DIED (exit code {code}); restarting it (restart #{self.restarts})."
+            f"\n    The end of its log{where}:\n{lines or '        (empty)'}"
+        )
+        self.worker = self._started()
+        return True
+
+    def _started(self) -> subprocess.Popen:
+        worker = self.start()
+        if self.pid_file is not None:
+            self.pid_file.write_text(f"{worker.pid}\n")
+        return worker
+
+    def sweep_if_due(self) -> int:
+        now = time.monotonic()
+        if now < self.next_sweep:
+            return 0
+        self.next_sweep = now + self.sweep_every
+        try:
+            return sweep()
+        except Exception:  # the database is busy or gone: the next sweep tries again
+            log.exception("the periodic sweep failed")
+            return 0
+
+    def stop(self, *, idle: bool = False) -> None:
+        stop_worker(self.worker, idle=idle)
+        if self.pid_file is not None:
+            self.pid_file.unlink(missing_ok=True)
