@@ -141,11 +141,21 @@ def enter_self(tournament_id: int, user) -> Entrant:
         return entrant
 
 
+def _row_id(value) -> int | None:
+    """An id from a form or a body, or None when it cannot be one (so that a 30-digit number
+    is a "no such" answer, not a database error)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if 0 < number < 2**62 else None
+
+
 def _own_bot(user, bot_id) -> Bot:
     try:
-        bot = Bot.objects.get(pk=int(bot_id))
-    except (Bot.DoesNotExist, TypeError, ValueError, OverflowError):
-        raise RegistrationError(f"no such bot: {bot_id!r}") from None
+        bot = Bot.objects.get(pk=_row_id(bot_id))
+    except Bot.DoesNotExist:
+        raise RegistrationError(f"no such bot: {str(bot_id)[:40]!r}") from None
     if bot.owner_id != user.id:
         raise RegistrationError("you may enter only your own bots", 403)
     return bot
@@ -172,9 +182,11 @@ def withdraw(tournament_id: int, user, entrant_id) -> None:
         except Tournament.DoesNotExist:
             raise RegistrationError("no such tournament", 404) from None
         try:
-            entrant = tournament.entrants.get(pk=int(entrant_id))
-        except (Entrant.DoesNotExist, TypeError, ValueError, OverflowError):
-            raise RegistrationError(f"no such entrant in this tournament: {entrant_id!r}") from None
+            entrant = tournament.entrants.get(pk=_row_id(entrant_id))
+        except Entrant.DoesNotExist:
+            raise RegistrationError(
+                f"no such entrant in this tournament: {str(entrant_id)[:40]!r}"
+            ) from None
         if not (is_organiser(user, tournament) or _is_theirs(user, entrant)):
             raise RegistrationError("you may withdraw only your own entries", 403)
         if tournament.status != Tournament.Status.DRAFT:

@@ -45,8 +45,13 @@ def test_refusals_come_back_to_the_page_with_their_reason():
     theirs = BotFactory(owner=UserFactory())
     page = signed_in(mallory).post(f"/tournaments/{cup.pk}/enter/", {"bot": theirs.pk}, follow=True)
     assert "Not entered: you may enter only your own bots" in page.content.decode()
-    page = signed_in(mallory).post(f"/tournaments/{cup.pk}/enter/", {"bot": "x"}, follow=True)
-    assert "Not entered: no such bot" in page.content.decode()
+    for bad in ("x", "9" * 30, "-1", ""):
+        page = signed_in(mallory).post(f"/tournaments/{cup.pk}/enter/", {"bot": bad}, follow=True)
+        assert page.status_code == 200 and "Not entered: no such bot" in page.content.decode()
+    page = signed_in(mallory).post(
+        f"/tournaments/{cup.pk}/withdraw/", {"entrant": "9" * 30}, follow=True
+    )
+    assert "Not withdrawn: no such entrant" in page.content.decode()
     assert not cup.entrants.exists()
 
 

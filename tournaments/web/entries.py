@@ -72,7 +72,11 @@ def entry_context(request, tournament: Tournament) -> dict:
     user = request.user
     mine = {e.pk for e in registration.my_entries(user, tournament)}
     summary = registration.registration_summary(tournament, len(entrants))
-    entered_names = {e.bot.name for e in entrants if e.bot and e.bot.owner_id == user.id}
+    entered_names = {
+        e.bot.name
+        for e in entrants
+        if e.bot and user.is_authenticated and e.bot.owner_id == user.id
+    }
     return {
         "entrants": [
             {"entrant": e, "owners": entrant_owners(e), "mine": e.pk in mine} for e in entrants
