@@ -50,7 +50,9 @@ def start(variant, deals, *, players=2, first_dealer=None, start_score=(0, 0), o
     game = get_variant(variant)
     fixed = []
     for cards, vira in deals:
-        fixed.append(Deal(tuple(tuple(c.split() if isinstance(c, str) else c) for c in cards), vira))
+        fixed.append(
+            Deal(tuple(tuple(c.split() if isinstance(c, str) else c) for c in cards), vira)
+        )
     return game.new_game(
         players,
         options,
@@ -64,6 +66,8 @@ def act(state, *steps):
     """Apply "seat action" steps, checking that each seat is the one to act."""
     for step in steps:
         seat, action = _action(step)
-        assert state.to_act == seat, f"expected seat {seat} to act before {action!r}, but seat {state.to_act} is"
+        assert state.to_act == seat, (
+            f"expected seat {seat} to act before {action!r}, but seat {state.to_act} is"
+        )
         state = state.apply(action)
     return state

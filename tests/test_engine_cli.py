@@ -75,15 +75,19 @@ def test_match_rejects_unknown_bots_variants_and_options_with_exit_2():
 def test_bench_prints_hands_and_games_per_second_for_every_variant_and_player_count():
     proc = run("bench", "--seconds", "0.05")
     assert proc.returncode == 0, proc.stderr
+    variants, _, jail = proc.stdout.partition("\njail:")
     rows = [
-        line.split()
-        for line in proc.stdout.splitlines()[1:]
-        if line and not line.startswith("peak")
+        line.split() for line in variants.splitlines()[1:] if line and not line.startswith("peak")
     ]
     expected = {(name, str(p)) for name, v in registry().variants.items() for p in v.players}
     assert {(r[0], r[1]) for r in rows} == expected
     assert all(float(r[2].replace(",", "")) > 0 for r in rows)
     assert "peak resident memory" in proc.stdout
+    # Then the jail's figures, side by side in the same run (or why they are missing).
+    assert jail.startswith(" random vs random") or jail.startswith(" not measured")
+    if jail.startswith(" random vs random"):
+        assert "in-process" in jail and "jailed" in jail and "overhead per decision" in jail
+        assert "start-up of one jailed bot" in jail
 
 
 def test_the_engine_never_imports_django():

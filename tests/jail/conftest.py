@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -89,9 +90,19 @@ def secrets():
     shutil.rmtree(SECRET_DIR, ignore_errors=True)
 
 
-def hostile_processes() -> list[int]:
+def hostile_processes(grace: float = 5.0) -> list[str]:
     """Processes on the host started from the hostile plugin (a bot's shim, or anything it
-    forked) that are still alive."""
+    forked) still alive after `grace` seconds (processes killed with their jail may take a
+    moment to be gone on a busy machine): "pid state uid cmdline" each."""
+    deadline = time.monotonic() + grace
+    while True:
+        found = _hostile_processes()
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+def _hostile_processes() -> list[str]:
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -104,7 +115,8 @@ def hostile_processes() -> list[int]:
         except OSError:
             continue
         if b"hostile_plugin" in cmdline and state != "Z":
-            found.append(int(entry))
+            uid = os.stat(f"/proc/{entry}").st_uid
+            found.append(f"{entry} {state} {uid} {cmdline[-80:]!r}")
     return found
 
 
@@ -152,10 +164,24 @@ def as_ordinary_user(argv: list[str]) -> list[str]:
     ]
 
 
+def readable_by_others(path: str) -> bool:
+    """Whether any user may reach and read `path` (every folder on the way traversable)."""
+    import stat
+
+    target = Path(path).resolve()
+    for folder in target.parents:
+        if not folder.stat().st_mode & stat.S_IXOTH:
+            return False
+    return bool(target.stat().st_mode & stat.S_IROTH)
+
+
 @pytest.fixture
 def ordinary_user():
     if os.geteuid() != 0:
         pytest.skip("runs as root to start a runner under another uid")
     if not os.access(SYSTEM_PYTHON, os.X_OK):
         pytest.skip(f"{SYSTEM_PYTHON} is not installed")
+    for path in (PROJECT, sysconfig.get_paths()["purelib"]):
+        if not readable_by_others(path):
+            pytest.skip(f"{path} is not readable by an ordinary user")
     return ORDINARY_UID

@@ -16,7 +16,9 @@ EXPECTED = {
     "hostile-hog": {CRASH},
     "hostile-loop": {TIMEOUT},
     "hostile-sleep": {TIMEOUT},
-    "hostile-print": {ILLEGAL},  # an answer line past the limit
+    # Its prints reach its log (bounded), not the protocol's pipe: the shim keeps that to itself
+    # (a program that floods its answer line: tests/jail/test_jail.py).
+    "hostile-print": {NORMAL},
     "hostile-write-files": {NORMAL},
     "hostile-exit": {CRASH},
     "hostile-illegal": {ILLEGAL},

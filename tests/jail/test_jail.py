@@ -148,6 +148,22 @@ def test_one_process_serves_a_seat_for_the_whole_match_and_remembers_its_games(
     assert "game 6 of this process" in last.result.logs[last.a_team]  # it kept its memory
 
 
+def test_an_answer_line_past_the_limit_is_an_illegal_action():
+    jail_or_skip()
+    flood = (
+        "import sys\nsys.stdin.readline()\nsys.stdout.write('y' * (1 << 20))\nsys.stdout.flush()"
+    )
+    spec = MatchSpec(
+        "paulista",
+        BotSpec("floods", isolation="jail", program=Program(("/usr/bin/python3", "-c", flood))),
+        "random",
+        games=1,
+    )
+    (game,) = play_match(spec).games
+    assert game.result.termination == "illegal_action"
+    assert game.result.detail == "answered more than 65536 bytes in one line"
+
+
 def test_a_crashed_bot_is_started_again_for_the_next_game():
     jail_or_skip()
     script = "import sys\nfor line in sys.stdin:\n    if '\"act\"' in line: sys.exit(4)\n"
