@@ -8,7 +8,8 @@
 - `TRUCO_VAR_DIR`: where the default database and broker folders live (default `./var`).
 - `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
-- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
+- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
+  the one of human play's tasks (default `<TRUCO_QUEUE>-play`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
@@ -39,6 +40,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -235,6 +237,15 @@ else:
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TRUCO_QUEUE", "truco")
+# Human play's tasks (a bot's reply at a table, the turn timer) have a queue of their own, so
+# that a person never waits behind tournament matches: the demo and the compose file give it a
+# worker of its own. A worker started without --queues consumes both.
+TRUCO_PLAY_QUEUE = os.environ.get("TRUCO_PLAY_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}-play"
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, TRUCO_PLAY_QUEUE)
+]
+CELERY_TASK_ROUTES = {"play.*": {"queue": TRUCO_PLAY_QUEUE}}
 CELERY_TASK_ACKS_LATE = True  # a message is acknowledged once its match is recorded
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process gives its message back
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds no more matches than it can play
@@ -260,8 +271,6 @@ CELERY_BEAT_SCHEDULE = {
 TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
-# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
-# process with a hard deadline per decision and resource limits (tournaments/trust.py).
 TRUCO_USERS_CREATE_TOURNAMENTS = env_bool("TRUCO_USERS_CREATE_TOURNAMENTS", False)
 # Remote bots (engine/remote_policy.py reads these through tournaments/apps.py).
 TRUCO_REMOTE_BOTS = env_bool("TRUCO_REMOTE_BOTS", False)
@@ -273,6 +282,15 @@ TRUCO_BOT_SEED_SECRET = (
     os.environ.get("TRUCO_BOT_SEED_SECRET")
     or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
 )
+# Trusted bots fast enough to answer a person's action in its own request (play/services.py):
+# the page shows their replies with the action's answer. Others reply from a worker.
+TRUCO_INSTANT_BOT_PLUGINS = frozenset(
+    os.environ.get("TRUCO_INSTANT_BOT_PLUGINS", "random heuristic").replace(",", " ").split()
+) & frozenset(
+    os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
+)
+# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
+# process with a hard deadline per decision and resource limits (tournaments/trust.py).
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

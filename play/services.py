@@ -22,7 +22,7 @@ from django.utils import timezone
 from engine.errors import IllegalAction
 from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
-from engine.runner import GameResult
+from engine.runner import IN_PROCESS, GameResult
 from tournaments import dispatch, execution
 from tournaments.models import Match, Player, TableSettings, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
@@ -507,7 +507,26 @@ def act(
         except IllegalAction as exc:
             raise PlayError(str(exc)) from None
         save_progress(table)
-    request_advance(match_id)
+        replies_here = bots_reply_at_once(table)
+        finished_match = run(table) if replies_here else None
+    if finished_match is not None:
+        dispatch.continue_tournament(finished_match)
+    if not replies_here:
+        request_advance(match_id)
+
+
+def bots_reply_at_once(table: Table) -> bool:
+    """Whether the bots' replies to an action are played in its own request (the table is
+    loaded and locked already; no broker and no second process between a person and the
+    replies): when every bot seat is a trusted built-in of TRUCO_INSTANT_BOT_PLUGINS (default
+    `random heuristic`: a millisecond a decision) run in this process. Any other bot (a slow
+    search, untrusted code in the jail) replies from a worker (`request_advance`)."""
+    instant = getattr(settings, "TRUCO_INSTANT_BOT_PLUGINS", frozenset())
+    return all(
+        s.bot is not None and s.bot.isolation == IN_PROCESS and s.bot.name in instant
+        for s in table.seats
+        if not s.is_human
+    )
 
 
 def save_progress(table: Table) -> None:

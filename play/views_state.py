@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.utils import timezone
 
 from tournaments import worker_health
@@ -112,7 +113,7 @@ def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
     worker is needed: the match is not running, or bots play in the request)."""
     if match.status != Match.Status.RUNNING or live is None or inline():
         return None
-    return worker_health.status()
+    return worker_health.status(django_settings.TRUCO_PLAY_QUEUE)
 
 
 def free_seats(match: Match) -> int:

@@ -26,9 +26,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -196,10 +193,10 @@ def services_environment(database_url: str, var_dir: Path, **extra: str) -> dict
 def drop_queue(env: dict[str, str]) -> None:
     import redis
 
-    queue = env["TRUCO_QUEUE"]
     client = redis.Redis.from_url(env["CELERY_BROKER_URL"])
     try:
-        client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+        for queue in (env["TRUCO_QUEUE"], f"{env['TRUCO_QUEUE']}-play"):  # matches, play
+            client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
     finally:
         client.close()
 
@@ -246,59 +243,29 @@ class LiveStack:
         return path.read_text(errors="replace") if path.exists() else ""
 
 
-def start_web_server(env: dict[str, str], var_dir: Path, port: int) -> subprocess.Popen:
-    """`runserver` (threaded, static files served: DEBUG is on) until /healthz answers."""
-    web = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=PROJECT_DIR,
-        env=env,
-        stdout=open(var_dir / "web.log", "ab"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if web.poll() is not None:
-            raise RuntimeError(f"the web server exited: {(var_dir / 'web.log').read_text()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return web
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.1)
-    stop_process(web)
-    raise RuntimeError("the web server did not answer within 30 s")
-
-
-def stop_process(process: subprocess.Popen, timeout: float = 10.0) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 @pytest.fixture
-def live_stack(postgres_orm_url, tmp_path):
+def live_stack(postgres_orm_url, tmp_path, request):
     """The production shape for end-to-end tests: a live web server and a real Celery worker
     on PostgreSQL and Redis. The test is a `postgres` test (tests/conftest.py adds the mark),
-    so what it creates with the ORM is what the server and the worker see."""
+    so what it creates with the ORM is what the server and the worker see. Settings of the
+    stack's processes: `@pytest.mark.live_stack_env(NAME="value", ...)`."""
+    from tournaments.web_process import start_web_server, stop_web_server
     from tournaments.workers import start_worker, stop_worker, wait_until_ready
 
     require_service("Redis", ping_redis)
     var_dir = tmp_path / "var"
     var_dir.mkdir()
-    env = services_environment(postgres_orm_url, var_dir)
+    marker = request.node.get_closest_marker("live_stack_env")
+    env = services_environment(postgres_orm_url, var_dir, **(marker.kwargs if marker else {}))
     worker = start_worker(1, env=env, log_file=open(var_dir / "worker.log", "ab"), loglevel="INFO")
     web = None
     try:
         wait_until_ready(worker)
         port = free_port()
-        web = start_web_server(env, var_dir, port)
+        web = start_web_server(port, var_dir / "web.log", env=env)
         yield LiveStack(f"http://127.0.0.1:{port}", env, var_dir, web, worker)
     finally:
         if web is not None:
-            stop_process(web)
+            stop_web_server(web)
         stop_worker(worker, timeout=5)
         drop_queue(env)

@@ -36,45 +36,56 @@ def last_lines(path: Path | None, count: int = LOG_LINES) -> list[str]:
 
 
 class WorkerSupervisor:
-    """Owns the worker process: `check()` restarts it if it died; `sweep_if_due()` sweeps
-    every TRUCO_SWEEP_SECONDS. Call both often (the demo does, several times a second)."""
+    """Owns the worker processes (by name: `start` functions): `check()` restarts one that
+    died; `sweep_if_due()` sweeps every TRUCO_SWEEP_SECONDS. Call both often (the demo does,
+    twice a second)."""
 
     def __init__(
         self,
-        start: Callable[[], subprocess.Popen],
+        start: Callable[[], subprocess.Popen] | dict[str, Callable[[], subprocess.Popen]],
         warn: Callable[[str], None],
         log_path: Path | None = None,
         pid_file: Path | None = None,
     ):
-        self.start = start
+        self.starts = start if isinstance(start, dict) else {"worker": start}
         self.warn = warn
         self.log_path = log_path
-        self.pid_file = pid_file  # the running worker's process id, for operators
-        self.worker = self._started()
+        self.pid_file = pid_file  # the running workers' process ids, for operators
+        self.workers = {name: begin() for name, begin in self.starts.items()}
+        self._write_pids()
         self.restarts = 0
         self.sweep_every = max(1.0, float(settings.TRUCO_SWEEP_SECONDS))
         self.next_sweep = time.monotonic() + self.sweep_every
 
-    def check(self) -> bool:
-        """True if the worker had died (it runs again now)."""
-        code = self.worker.poll()
-        if code is None:
-            return False
-        self.restarts += 1
-        lines = "\n".join(f"        {line}" for line in last_lines(self.log_path))
-        where = f" ({self.log_path})" if self.log_path else ""
-        self.warn(
-            f"!!! THE WORKER DIED (exit code {code}); restarting it (restart #{self.restarts})."
-            f"\n    The end of its log{where}:\n{lines or '        (empty)'}"
-        )
-        self.worker = self._started()
-        return True
+    @property
+    def worker(self) -> subprocess.Popen:
+        """The first worker (the only one, for most callers)."""
+        return next(iter(self.workers.values()))
 
-    def _started(self) -> subprocess.Popen:
-        worker = self.start()
+    def check(self) -> bool:
+        """True if a worker had died (it runs again now)."""
+        died = False
+        for name, worker in list(self.workers.items()):
+            code = worker.poll()
+            if code is None:
+                continue
+            died = True
+            self.restarts += 1
+            lines = "\n".join(f"        {line}" for line in last_lines(self.log_path))
+            where = f" ({self.log_path})" if self.log_path else ""
+            label = "THE WORKER" if len(self.workers) == 1 else f"THE {name.upper()} WORKER"
+            self.warn(
+                f"!!! {label} DIED (exit code {code}); restarting it (restart #{self.restarts})."
+                f"\n    The end of its log{where}:\n{lines or '        (empty)'}"
+            )
+            self.workers[name] = self.starts[name]()
+        if died:
+            self._write_pids()
+        return died
+
+    def _write_pids(self) -> None:
         if self.pid_file is not None:
-            self.pid_file.write_text(f"{worker.pid}\n")
-        return worker
+            self.pid_file.write_text("".join(f"{w.pid}\n" for w in self.workers.values()))
 
     def sweep_if_due(self) -> int:
         now = time.monotonic()
@@ -88,6 +99,7 @@ class WorkerSupervisor:
             return 0
 
     def stop(self, *, idle: bool = False) -> None:
-        stop_worker(self.worker, idle=idle)
+        for worker in self.workers.values():
+            stop_worker(worker, idle=idle)
         if self.pid_file is not None:
             self.pid_file.unlink(missing_ok=True)

@@ -17,15 +17,20 @@ PROJECT_DIR = Path(settings.BASE_DIR)
 
 
 def worker_command(
-    concurrency: int = 1, name: str | None = None, loglevel: str = "WARNING", pool: str = "prefork"
+    concurrency: int = 1,
+    name: str | None = None,
+    loglevel: str = "WARNING",
+    pool: str = "prefork",
+    queues: list[str] | None = None,
 ):
+    """`queues`: only these (default: every queue of the settings, matches and play)."""
     return [
         sys.executable,
         "-m",
         "celery",
         "-A",
         "config",
-        "worker",  # consumes the default queue of its own settings (TRUCO_QUEUE)
+        "worker",  # consumes the queues of its own settings (TRUCO_QUEUE, TRUCO_PLAY_QUEUE)
         "--concurrency",
         str(concurrency),
         "--pool",
@@ -36,6 +41,7 @@ def worker_command(
         "--without-mingle",
         "--loglevel",
         loglevel,
+        *(["--queues", ",".join(queues)] if queues else []),
     ]
 
 
@@ -47,10 +53,11 @@ def start_worker(
     loglevel: str = "WARNING",
     log_file=None,
     pool: str = "prefork",
+    queues: list[str] | None = None,
 ) -> subprocess.Popen:
     """A worker in its own process group (so that stopping it stops its pool processes too)."""
     return subprocess.Popen(
-        worker_command(concurrency, name, loglevel, pool),
+        worker_command(concurrency, name, loglevel, pool, queues),
         cwd=PROJECT_DIR,
         env={**os.environ, **(env or {})},
         stdout=log_file or subprocess.DEVNULL,

@@ -4,6 +4,7 @@ acts only for their own seats; everyone else gets the spectator's view (if the t
 from __future__ import annotations
 
 import ipaddress
+import time
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
@@ -44,6 +45,12 @@ from .serializers import (
 )
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the match id")
+WAIT = OpenApiParameter(
+    "wait",
+    float,
+    description="while the bots are playing, answer once they have replied (at most this many "
+    "seconds, up to 10): the page shows their replies at once, without polling",
+)
 AFTER = OpenApiParameter("after", int, description="only the messages after this message id")
 
 
@@ -87,11 +94,39 @@ def get_match(pk) -> Match:
 
 
 def state_response(match_id, request, code=status.HTTP_200_OK) -> Response:
-    match = get_match(match_id)
+    return Response(state_of(get_match(match_id), request), status=code)
+
+
+def state_of(match: Match, request) -> dict:
     try:
-        return Response(table_state(match, request.user), status=code)
+        return table_state(match, request.user)
     except CannotWatch as exc:
         raise PermissionDenied(str(exc)) from None
+
+
+MAX_WAIT_SECONDS = 10.0
+
+
+def parse_wait(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= MAX_WAIT_SECONDS:  # also refuses nan and inf
+        raise services.PlayError(
+            f"`wait` must be a number of seconds from 0 to {MAX_WAIT_SECONDS:g}"
+        )
+    return seconds
+
+
+def wait_for_bots(match_id: int, seconds: float, every: float = 0.01) -> None:
+    """While the bots of the table are playing, wait (up to `seconds`) until they have: the
+    page shows their replies the moment they are made, with one request (a cheap look at
+    one column every `every` seconds meanwhile)."""
+    deadline = time.monotonic() + seconds
+    waiting = LiveMatch.objects.filter(match_id=match_id).values_list("waiting", flat=True)
+    while waiting.first() == LiveMatch.Waiting.BOTS and time.monotonic() < deadline:
+        time.sleep(every)
 
 
 class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
@@ -119,18 +154,21 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         return Response(my_matches(player))
 
     @extend_schema(
-        parameters=[MATCH_ID],
-        responses=TableStateSerializer,
+        parameters=[MATCH_ID, WAIT],
+        responses={200: TableStateSerializer, **failures(400, 403)},
         summary="The match as you see it: your seats' observations, or the spectator's view",
     )
     def retrieve(self, request, pk=None):
         match = get_match(pk)
+        wait = request.query_params.get("wait", "")
+        if wait:
+            wait_for_bots(match.pk, parse_wait(wait))
         player = services.player_of(request.user)
         is_player = player is not None and player.pk in services.human_ids(match)
         if is_player and LiveMatch.objects.filter(match=match).exists():
             services.touch(match.pk, player.pk, client_ip(request))
         services.catch_up(match.pk)
-        return state_response(pk, request)
+        return Response(state_of(match, request))
 
     @extend_schema(
         request=None,
@@ -152,7 +190,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def act(self, request, pk=None):
-        get_match(pk)
+        match = get_match(pk)
         body = ActSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.act(
@@ -163,7 +201,8 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             client_ip(request),
             turn=body.validated_data.get("turn"),
         )
-        return state_response(pk, request)
+        match.refresh_from_db()  # one query: the action (and bots, inline) changed its row
+        return Response(state_of(match, request))
 
     def get_throttles(self):
         if self.action == "chat" and self.request.method == "POST":

@@ -16,6 +16,21 @@ from tournaments.models import Game, Match
 pytestmark = pytest.mark.services
 
 
+def practice_table(live_stack) -> tuple[requests.Session, str, dict]:
+    """A signed-in person (a token) opens a practice table against heuristic, no timer."""
+    token = Token.objects.create(user=UserFactory())
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {token.key}"
+    created = session.post(
+        f"{live_stack.url}/api/play/quick/",
+        json={"variant": "paulista", "bot": "heuristic", "turn_seconds": 0},
+        timeout=30,
+    )
+    assert created.status_code == 201, created.text[:2000]
+    state = created.json()
+    return session, f"{live_stack.url}/api/play/matches/{state['match']}/", state
+
+
 def wait_for_human(session: requests.Session, url: str, state: dict, seconds: float = 20.0):
     """Poll the table until the bots have answered (a worker advances it, not the request)."""
     deadline = time.monotonic() + seconds
@@ -28,18 +43,9 @@ def wait_for_human(session: requests.Session, url: str, state: dict, seconds: fl
     return state
 
 
+@pytest.mark.live_stack_env(TRUCO_INSTANT_BOT_PLUGINS="")  # every reply from the worker
 def test_a_person_plays_a_table_to_its_end_on_postgresql_with_a_real_worker(live_stack):
-    token = Token.objects.create(user=UserFactory())
-    session = requests.Session()
-    session.headers["Authorization"] = f"Token {token.key}"
-    created = session.post(
-        f"{live_stack.url}/api/play/quick/",
-        json={"variant": "paulista", "bot": "heuristic", "turn_seconds": 0},
-        timeout=30,
-    )
-    assert created.status_code == 201, created.text[:2000]
-    state = created.json()
-    table = f"{live_stack.url}/api/play/matches/{state['match']}/"
+    session, table, state = practice_table(live_stack)
     assert session.get(table, timeout=10).status_code == 200
     assert requests.get(table, timeout=10).status_code == 200  # a spectator, signed out
     actions = 0
@@ -66,15 +72,7 @@ def test_a_person_plays_a_table_to_its_end_on_postgresql_with_a_real_worker(live
 def test_the_table_and_the_standings_say_when_no_worker_is_running(live_stack):
     from tournaments.workers import stop_worker
 
-    token = Token.objects.create(user=UserFactory())
-    session = requests.Session()
-    session.headers["Authorization"] = f"Token {token.key}"
-    state = session.post(
-        f"{live_stack.url}/api/play/quick/",
-        json={"variant": "paulista", "bot": "heuristic", "turn_seconds": 0},
-        timeout=30,
-    ).json()
-    table = f"{live_stack.url}/api/play/matches/{state['match']}/"
+    session, table, state = practice_table(live_stack)
     standings = f"{live_stack.url}/api/tournaments/{state['tournament']['id']}/standings/"
     workers = session.get(table, timeout=10).json()["workers"]
     assert workers["alive"] is True and len(workers["workers"]) == 1, workers
@@ -89,3 +87,17 @@ def test_the_table_and_the_standings_say_when_no_worker_is_running(live_stack):
     assert "no worker is running" in workers["detail"]
     assert live_stack.env["TRUCO_QUEUE"] in workers["detail"]
     assert requests.get(standings, timeout=10).json()["workers"]["alive"] is False
+
+
+def test_heuristic_bots_reply_in_the_actions_own_answer(live_stack):
+    """The default: a trusted, fast bot's replies come with the answer to the action."""
+    session, table, state = practice_table(live_stack)
+    for _ in range(5):
+        if state["status"] != "running":
+            break
+        legal = state["observations"][str(state["to_act"])]["legal"]
+        state = session.post(
+            f"{table}act/", json={"action": legal[0], "turn": state["turn"]}, timeout=10
+        ).json()
+        assert state["waiting"] in ("human", "done"), state["waiting"]
+        assert state["status"] == "done" or state["your_turn"]

@@ -138,3 +138,14 @@ def test_run_tournament_on_a_database_not_yet_migrated_says_what_to_do(tmp_path)
     assert result.returncode == 2
     assert "run `python manage.py migrate` first" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_soak_refuses_bad_settings_with_exit_code_2():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "soak", "--minutes", "0"],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "--minutes must be positive" in result.stderr

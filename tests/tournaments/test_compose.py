@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.conf import settings
 from django.core.management import get_commands
 from django.urls import resolve
 
@@ -27,10 +28,10 @@ def command(service: str) -> list[str]:
 
 
 def test_compose_has_the_database_broker_web_workers_and_sweeper():
-    assert set(SERVICES) == {"db", "redis", "migrate", "web", "worker", "beat"}
+    assert set(SERVICES) == {"db", "redis", "migrate", "web", "worker", "play-worker", "beat"}
     assert SERVICES["db"]["image"].startswith("postgres:")
     assert SERVICES["redis"]["image"].startswith("redis:")
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "play-worker", "beat"):
         assert SERVICES[name]["build"] == "."
         env = SERVICES[name]["environment"]
         assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
@@ -38,7 +39,7 @@ def test_compose_has_the_database_broker_web_workers_and_sweeper():
         assert env["DJANGO_DEBUG"] == "0"
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "play-worker", "beat"])
 def test_every_long_running_service_has_a_health_check(service):
     check = SERVICES[service]["healthcheck"]
     assert check["test"][0] in ("CMD", "CMD-SHELL") and len(check["test"]) > 1
@@ -68,7 +69,7 @@ def test_the_web_command_serves_the_projects_wsgi_application_and_health_url():
     assert resolve("/healthz").url_name == "healthz"
 
 
-@pytest.mark.parametrize("service", ["worker", "beat"])
+@pytest.mark.parametrize("service", ["worker", "play-worker", "beat"])
 def test_celery_commands_name_the_projects_app_and_tasks(service):
     args = command(service)
     assert args[:3] == ["celery", "-A", "config"] and (VENV_BIN / "celery").exists()
@@ -77,6 +78,10 @@ def test_celery_commands_name_the_projects_app_and_tasks(service):
     assert {"tournaments.run_match", "tournaments.sweep"} <= set(app.tasks)
     if service == "worker":
         assert args[args.index("--queues") + 1] == app.conf.task_default_queue == "truco"
+    elif service == "play-worker":
+        assert {"play.advance", "play.expire_turn"} <= set(app.tasks)
+        assert args[args.index("--queues") + 1] == settings.TRUCO_PLAY_QUEUE == "truco-play"
+        assert app.amqp.router.route({}, "play.advance")["queue"].name == "truco-play"
     else:
         assert {e["task"] for e in app.conf.beat_schedule.values()} <= set(app.tasks)
 
@@ -97,7 +102,7 @@ def test_manage_py_commands_in_compose_and_dockerfile_exist():
 
 
 def test_the_secret_key_must_be_given_rather_than_defaulted():
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "play-worker", "beat"):
         assert SERVICES[name]["environment"]["DJANGO_SECRET_KEY"].startswith(
             "${DJANGO_SECRET_KEY:?"
         )

@@ -83,7 +83,8 @@ class Command(BaseCommand):
         web = None
         finished = False
         try:
-            wait_until_ready(self.supervisor.worker)
+            for worker in self.supervisor.workers.values():
+                wait_until_ready(worker)
             web = self.start_web(opts["host"], opts["port"], var_dir)
             url = f"http://{opts['host']}:{opts['port']}/"
             self.say(f"    serving {url} (admin: {url}admin/, API: {url}api/docs/)")
@@ -109,18 +110,16 @@ class Command(BaseCommand):
             self.supervisor.stop(idle=finished)
 
     def supervise_worker(self, concurrency: int, var_dir: Path) -> WorkerSupervisor:
-        """The worker, restarted (loudly) whenever it dies; its process id in var/worker.pid.
-        Its name stays the same across restarts, so that a restarted worker takes over its
-        remote-control queue."""
-        log_path = var_dir / "worker.log"
-        name = f"demo-{settings.CELERY_TASK_DEFAULT_QUEUE}@%h"
-
-        def start():
-            return start_worker(
-                concurrency, log_file=open(log_path, "ab"), loglevel="INFO", name=name
-            )
-
-        return WorkerSupervisor(start, self.warn, log_path, var_dir / "worker.pid")
+        """The workers, restarted (loudly) whenever one dies; their process ids in
+        var/worker.pid. One plays the matches, one the bots' replies at people's tables (so
+        that nobody waits behind a match). Their names stay the same across restarts, so that a
+        restarted worker takes over its remote-control queue."""
+        return WorkerSupervisor(
+            demo_workers(concurrency, var_dir / "worker.log"),
+            self.warn,
+            var_dir / "worker.log",
+            var_dir / "worker.pid",
+        )
 
     def serve(self, web: subprocess.Popen) -> None:
         """Until the web server stops (or Ctrl-C): keep the worker alive and sweep."""
@@ -239,6 +238,22 @@ class Command(BaseCommand):
             status = wait_for_workers(tournament, on_progress)
         if status != Tournament.Status.DONE:
             raise CommandError(f"the demo tournament stopped: it is {status}", returncode=1)
+
+
+def demo_workers(concurrency: int, log_path: Path) -> dict:
+    """How to start the demo's workers: the matches' (`concurrency` processes) and human
+    play's (two: a reply and a turn timer at once)."""
+    queue, play = settings.CELERY_TASK_DEFAULT_QUEUE, settings.TRUCO_PLAY_QUEUE
+
+    def worker(processes: int, name: str, queues: list[str]):
+        return lambda: start_worker(
+            processes, log_file=open(log_path, "ab"), loglevel="INFO", name=name, queues=queues
+        )
+
+    return {
+        "matches": worker(concurrency, f"demo-{queue}@%h", [queue]),
+        "play": worker(2, f"demo-{play}@%h", [play]),
+    }
 
 
 def _database_label() -> str:
