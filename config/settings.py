@@ -25,6 +25,11 @@
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
   lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
   (default `60/minute`): requests per address to /api/auth/token/.
+- `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
+  organise those they created (open registration, start them); staff always may.
+- `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
+  that are URLs, which hosts they may be on, and which non-public networks are allowed
+  (docs/remote-bots.md, engine/remote_policy.py).
 - `TRUCO_BOT_SEED_SECRET`: the secret bots' random seeds are derived from (default: from
   DJANGO_SECRET_KEY). `TRUCO_UNSAFE_UNJAILED_BOTS=1` runs untrusted bots WITHOUT the jail: for a
   developer's own machine only.
@@ -331,6 +336,11 @@ TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
 # The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
 TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
+TRUCO_USERS_CREATE_TOURNAMENTS = env_bool("TRUCO_USERS_CREATE_TOURNAMENTS", False)
+# Remote bots (engine/remote_policy.py reads these through tournaments/apps.py).
+TRUCO_REMOTE_BOTS = env_bool("TRUCO_REMOTE_BOTS", False)
+TRUCO_REMOTE_BOT_HOSTS = os.environ.get("TRUCO_REMOTE_BOT_HOSTS", "")
+TRUCO_REMOTE_BOT_NETWORKS = os.environ.get("TRUCO_REMOTE_BOT_NETWORKS", "")
 # The secret from which every bot's random seed is derived (engine/botseed.py): a bot cannot
 # turn its seed back into the deal. From SECRET_KEY unless set, so that all workers agree.
 TRUCO_BOT_SEED_SECRET = (

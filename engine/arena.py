@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from .errors import TrucoError
 from .match import MatchGame, MatchSpec, iter_match
 from .progress import progress_bar
-from .runner import IN_PROCESS, JAIL, PROCESS, BotSpec
+from .remote_policy import check_url, is_url
+from .runner import IN_PROCESS, JAIL, PROCESS, REMOTE, BotSpec
 from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
 
 
@@ -23,8 +24,11 @@ class ArenaError(TrucoError):
 
 
 def parse_bot(text: str) -> BotSpec:
-    """`name` or `name:key=value,key=value` (values read as JSON when they parse), or a bundle
-    folder or .zip (`./mybot`: docs/bots.md), which always runs in the jail."""
+    """`name` or `name:key=value,key=value` (values read as JSON when they parse), a bundle
+    folder or .zip (`./mybot`: docs/bots.md), which always runs in the jail, or the URL of a
+    remote bot (`https://...`, docs/remote-bots.md)."""
+    if is_url(text):
+        return BotSpec.of(text)
     from .bundles import bundle_spec, load_bundle, looks_like_bundle
 
     if looks_like_bundle(text):
@@ -64,7 +68,11 @@ def parse_sprt(items: list[str]) -> dict[str, float]:
 def check_bot(reg, variant, side: BotSpec, options, args) -> None:
     """Try the bot once, so that a wrong name or parameter is an error now, not a forfeit in
     every game: built here when it runs in-process, else in the jail (its code never runs in
-    this process), where it must answer one decision."""
+    this process), where it must answer one decision. A remote bot's URL is checked against
+    the policy instead (nothing of it runs here)."""
+    if side.isolation == REMOTE:
+        check_url(side.url)
+        return
     factory = reg.bot(side.name) if side.registered else None
     state = variant.new_game(args.players, options, preset=args.preset, seed=args.seed)
     isolation = args.isolation or side.isolation if side.registered else side.isolation
@@ -95,7 +103,8 @@ def add_bots_argument(parser: argparse.ArgumentParser) -> None:
         nargs=2,
         required=True,
         metavar=("BOT_A", "BOT_B"),
-        help="registered bot names, each optionally with parameters: mcts:time_ms=50",
+        help="registered bot names, each optionally with parameters: mcts:time_ms=50; or the "
+        "URL of a remote bot (https://..., needs TRUCO_REMOTE_BOTS=1: docs/remote-bots.md)",
     )
 
 

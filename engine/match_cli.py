@@ -9,6 +9,7 @@ from .cli import checked_game
 from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
+from .remote_policy import check_url
 from .runner import IN_PROCESS
 
 
@@ -29,6 +30,8 @@ def run_match(args) -> int:
     for side in (side_a, side_b):
         if (args.isolation or side.isolation) == IN_PROCESS:
             check_bot(reg, variant, side, options, args)
+        elif side.url is not None:
+            check_url(side.url)  # a remote bot (docs/remote-bots.md): its URL must be allowed
         elif side.program is None:
             reg.bot(side.name)  # a bundle (side.program) has no registered name
     bot_a, bot_b = args.bots

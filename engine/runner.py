@@ -84,7 +84,14 @@ class BotSpec:
 
     @classmethod
     def of(cls, value: BotSpec | str) -> BotSpec:
-        return value if isinstance(value, BotSpec) else cls(value)
+        """A spec as is; a registered name; or a URL (`https://...`): a remote bot."""
+        if isinstance(value, BotSpec):
+            return value
+        from .remote_policy import is_url
+
+        if is_url(value):
+            return cls(value, isolation=REMOTE, url=value)
+        return cls(value)
 
 
 @dataclass

@@ -118,7 +118,9 @@ class BotForm(forms.ModelForm):
     """A plugin bot with its parameters, or (when adding) an uploaded bundle: the next version
     of its owner's bot named in its bot.toml, validated by a worker like any upload."""
 
-    plugin = forms.ChoiceField(required=False, help_text="a registered bot strategy")
+    plugin = forms.ChoiceField(
+        required=False, help_text="a registered bot strategy (empty for a remote bot)"
+    )
     upload = forms.FileField(
         required=False,
         label="Bundle",
@@ -128,7 +130,16 @@ class BotForm(forms.ModelForm):
 
     class Meta:
         model = Bot
-        fields = ["name", "version", "plugin", "params", "description", "owner", "is_active"]
+        fields = [
+            "name",
+            "version",
+            "plugin",
+            "url",
+            "params",
+            "description",
+            "owner",
+            "is_active",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -149,8 +160,10 @@ class BotForm(forms.ModelForm):
                 raise ValidationError({"upload": exc.messages}) from None
             upload.seek(0)
         elif not self.instance.is_bundle:
-            if not data.get("plugin"):
-                self.add_error("plugin", "choose a plugin, or upload a bundle")
+            if not data.get("plugin") and not data.get("url"):
+                self.add_error(
+                    "plugin", "choose a plugin, or upload a bundle (or give a remote bot's URL)"
+                )
             if not data.get("name"):
                 self.add_error("name", "a bot needs a name")
         return data
@@ -335,6 +348,10 @@ def tournament_fieldsets(draft: bool) -> list:
             },
         ),
         *formats,
+        (
+            "Registration",
+            {"fields": ["registration_open", "registration_deadline", "max_entrants"]},
+        ),
         ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
     ]
 

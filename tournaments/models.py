@@ -75,14 +75,16 @@ class BotQuerySet(models.QuerySet):
 
 
 class Bot(models.Model):
-    """A bot: a registered plugin with its parameters, or an uploaded bundle (docs/bots.md).
-    A new version is a new Bot, with a Player of its own, rated apart. A user's bots are known
-    by owner and name (`alice/greedy v3`); names of the registered plugins are reserved for
-    the built-ins (tournaments/bot_names.py)."""
+    """A bot: a registered plugin with its parameters, an uploaded bundle (docs/bots.md), or a
+    remote bot at a URL, called over HTTP (docs/remote-bots.md). A new version is a new Bot,
+    with a Player of its own, rated apart. A user's bots are known by owner and name
+    (`alice/greedy v3`); names of the registered plugins are reserved for the built-ins
+    (tournaments/bot_names.py)."""
 
     class Kind(models.TextChoices):
         PLUGIN = "plugin", "registered plugin"
         BUNDLE = "bundle", "uploaded bundle"
+        REMOTE = "remote", "remote bot (a URL)"
 
     class Status(models.TextChoices):
         VALIDATING = "validating", "validating"
@@ -96,6 +98,12 @@ class Bot(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLUGIN)
     plugin = models.CharField(
         max_length=100, blank=True, help_text="the bot's registered plugin name (plugin bots)"
+    )
+    url = models.CharField(
+        max_length=500,
+        blank=True,
+        default="",
+        help_text="a remote bot's URL, called over HTTP (docs/remote-bots.md); remote bots only",
     )
     params = models.JSONField(default=dict, blank=True, help_text="keyword arguments for the bot")
     version = models.CharField(max_length=40, blank=True, default="")
@@ -162,14 +170,25 @@ class Bot(models.Model):
     def is_enterable(self) -> bool:
         return self.is_active and self.status == self.Status.READY
 
+    @property
+    def is_remote(self) -> bool:
+        return bool(self.url)
+
     def clean(self) -> None:
-        from .validation import check_bot
+        from .validation import check_bot, check_remote_bot
 
         if self.is_bundle:
             return  # checked when uploaded (tournaments/bundles), validated by a smoke match
-        check_bot(self.plugin, self.params)
+        if self.url:
+            check_remote_bot(self.url, self.plugin)
+        elif not self.plugin:
+            raise ValidationError({"plugin": "a bot needs a plugin, or a url for a remote bot"})
+        else:
+            check_bot(self.plugin, self.params)
 
     def save(self, *args, **kwargs):
+        if self.url:  # a bot with a URL is remote, however it was made (API, admin, shell)
+            self.kind = self.Kind.REMOTE
         if self.player_id is None:
             self.player = Player.objects.create(name=self.label, kind=Player.Kind.BOT)
         super().save(*args, **kwargs)
@@ -265,6 +284,17 @@ class Tournament(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="tournaments",
+    )
+    # Registration (tournaments/registration.py): while a draft with this on, signed-in users
+    # enter their bots or themselves, up to the deadline and the cap.
+    registration_open = models.BooleanField(
+        default=False, help_text="signed-in users may enter (while a draft)"
+    )
+    registration_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="no entry or withdrawal after this; empty: until the start"
+    )
+    max_entrants = models.PositiveIntegerField(
+        null=True, blank=True, help_text="registration closes when this many are in; empty: no cap"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -369,6 +399,14 @@ class Entrant(models.Model):
     )
     seed = models.PositiveIntegerField(
         null=True, blank=True, help_text="1 is the top seed; fixed when the tournament starts"
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries_made",
+        help_text="the user who entered it through registration (who may withdraw it)",
     )
     registered_at = models.DateTimeField(auto_now_add=True)
 

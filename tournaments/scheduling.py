@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from .formats import FORMATS, Format, FormatError, MatchResult, Pairing
+from .formats import FORMATS, Format, MatchResult, Pairing
 from .models import Entrant, Match, Rating, Round, Tournament
 from .seeds import derive_seed, match_seed
 from .validation import check_entrant_count, check_entry_budgets, check_tournament
@@ -249,15 +249,10 @@ def standings(tournament: Tournament) -> list[Standing]:
         tournament.entrants.order_by("seed", "id").values_list("id", "name", "bot__player_id")
     )
     ids = [eid for eid, _, _ in entrants]
-    try:
-        rows = format_of(tournament).standings(
-            ids, results_of(tournament), format_options(tournament)
-        )
-    except FormatError:
-        if tournament.status != Tournament.Status.DRAFT:
-            raise
-        return []  # a draft still being filled in (no entrants yet, or one): nothing to rank
     ratings = entrant_ratings(tournament, entrants)
+    if len(ids) < 2:  # a draft still taking entries: no table yet, only who is in
+        return [Standing(1, eid, name, {}, ratings[eid]) for eid, name, _ in entrants]
+    rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
     names = {eid: name for eid, name, _ in entrants}
     return [
         Standing(row.rank, row.entrant, names[row.entrant], row.values, ratings[row.entrant])

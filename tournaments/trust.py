@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from engine.plugins import registry
-from engine.runner import IN_PROCESS, JAIL, BotSpec
+from engine.runner import IN_PROCESS, JAIL, REMOTE, BotSpec
 
 
 def is_trusted(plugin: str) -> bool:
@@ -27,7 +27,10 @@ def bot_spec(plugin: str, params: Mapping[str, Any] | None) -> BotSpec:
 
 
 def spec_for_bot(bot) -> BotSpec:
-    """How a saved Bot runs: an uploaded bundle always in the jail, a plugin as its trust says."""
+    """How a saved Bot runs: a remote bot is called at its URL (no code of it runs here), an
+    uploaded bundle always in the jail, a plugin as its trust says."""
+    if bot.url:
+        return BotSpec(bot.label, isolation=REMOTE, url=bot.url)
     if bot.is_bundle:
         from .bundles.files import spec_for_bundle
 

@@ -125,6 +125,19 @@ def check_entry_budgets(tournament) -> None:
         raise ValidationError(errors)
 
 
+def check_remote_bot(url: str, plugin: str = "") -> None:
+    """A remote bot's URL against the server's policy (engine/remote_policy.py): the same
+    refusals as when its games are played."""
+    from engine.remote_policy import RemoteRefused, check_url
+
+    if plugin:
+        raise ValidationError({"plugin": "a bot is a plugin or a remote URL, not both"})
+    try:
+        check_url(url)
+    except RemoteRefused as exc:
+        raise ValidationError({"url": str(exc)}) from None
+
+
 def check_entrant_count(tournament, count: int) -> None:
     if count < 2:
         raise ValidationError(f"a tournament needs at least 2 entrants, it has {count}")

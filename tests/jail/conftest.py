@@ -19,11 +19,8 @@ import pytest
 from engine import plugins
 from engine.jail import probe
 
-# postgres_url and services_env are fixtures of every test (tests/conftest.py).
-from ..tournaments.conftest import (  # noqa: F401 (fixtures)
-    make_tournament,
-    random_bots,
-)
+# postgres_url and services_env come from tests/conftest.py (tests/e2e_support.py).
+from ..tournaments.conftest import make_tournament, random_bots  # noqa: F401 (fixtures)
 from .hostile_plugin import MARKER, PROJECT, SECRET_DIR
 
 ORDINARY_UID = 60001  # an ordinary user: no account needed, only a uid

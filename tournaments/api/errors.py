@@ -19,6 +19,7 @@ from rest_framework import exceptions, serializers
 from engine.errors import RecordError, TrucoError
 
 from ..lifecycle import LifecycleError
+from ..registration import RegistrationError
 from .parsers import BodyTooLarge
 
 
@@ -40,7 +41,19 @@ def django_errors(exc: DjangoValidationError):
     return {"non_field_errors": exc.messages}
 
 
+class Refused(exceptions.APIException):
+    """A refusal with its own status (403 not yours, 404, 409 closed or full) and message."""
+
+    default_code = "refused"
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status_code = status
+
+
 def as_api_error(exc: Exception) -> Exception:
+    if isinstance(exc, RegistrationError):
+        return Refused(str(exc), exc.status)
     if isinstance(exc, DjangoValidationError):
         return serializers.ValidationError(django_errors(exc))
     if isinstance(exc, LifecycleError):

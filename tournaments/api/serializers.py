@@ -20,10 +20,12 @@ from ..budgets import entry_errors
 from ..builders import check_enterable
 from ..game_privacy import public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
+from ..registration import registration_summary
 from ..seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
 from ..validation import (
     check_bot,
     check_entrant_count,
+    check_remote_bot,
     check_table_settings,
     check_tournament,
 )
@@ -159,15 +161,23 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    """A bot: a registered plugin with its parameters, or an uploaded bundle version
-    (docs/bots.md). Owners change their own bots; a bot that has played keeps its plugin and
-    parameters (make a new version instead). Why a version was rejected, its smoke match and
-    its log are shown to its owner and staff only (`null` to others)."""
+    """A bot: a registered plugin with its parameters, an uploaded bundle version
+    (docs/bots.md), or a remote bot at a `url` that the server calls over HTTP
+    (docs/remote-bots.md). Owners change their own bots; a bot that has played keeps its plugin,
+    parameters and URL (make a new version instead). Why a version was rejected, its smoke
+    match, its log and a remote bot's URL are shown to its owner and staff only (`null` to
+    others)."""
 
     owner = serializers.CharField(source="owner.username", read_only=True, default=None)
     player = serializers.PrimaryKeyRelatedField(read_only=True)
     label = serializers.CharField(read_only=True)
     params = serializers.JSONField(required=False, help_text="keyword arguments for the bot")
+    url = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        help_text="a remote bot's URL (instead of a plugin), when the server allows them",
+    )
     status_reason = serializers.SerializerMethodField()
     validation = serializers.SerializerMethodField()
     log = serializers.SerializerMethodField()
@@ -181,6 +191,7 @@ class BotSerializer(serializers.ModelSerializer):
             "label",
             "kind",
             "plugin",
+            "url",
             "params",
             "description",
             "owner",
@@ -223,8 +234,14 @@ class BotSerializer(serializers.ModelSerializer):
     def get_log(self, bot: Bot) -> str | None:
         return bot.log if self._private(bot) else None
 
+    def to_representation(self, bot: Bot) -> dict[str, Any]:
+        data = super().to_representation(bot)
+        if bot.url and not self._private(bot):  # it may hold a token; not for others to call
+            data["url"] = None
+        return data
+
     def validate_plugin(self, value: str) -> str:
-        if value not in registry().bots:
+        if value and value not in registry().bots:
             known = ", ".join(sorted(registry().bots)) or "none"
             raise serializers.ValidationError(f"unknown bot {value!r}; registered bots: {known}")
         return value
@@ -233,16 +250,29 @@ class BotSerializer(serializers.ModelSerializer):
         instance: Bot | None = self.instance
         if instance is not None and instance.is_bundle:
             return self.validate_bundle_change(instance, attrs)
-        plugin = attrs.get("plugin", instance.plugin if instance else None)
-        if not plugin:
+        plugin = attrs.get("plugin", instance.plugin if instance else "")
+        url = attrs.get("url", instance.url if instance else "")
+        if not plugin and not url:
             raise serializers.ValidationError(
-                {"plugin": ["give a registered plugin, or upload a bundle as `bundle`"]}
+                {
+                    "plugin": [
+                        "give a registered plugin, a remote bot's `url`, "
+                        "or upload a bundle as `bundle`"
+                    ]
+                }
             )
         params = attrs.get("params", instance.params if instance else {})
         if params is None:
             params = attrs["params"] = {}
         try:
-            check_bot(plugin, params)
+            if url:
+                check_remote_bot(url, plugin)
+                if params:
+                    raise serializers.ValidationError(
+                        {"params": ["a remote bot has no parameters: its server has its own"]}
+                    )
+            else:
+                check_bot(plugin, params)
             if "name" in attrs and (instance is None or attrs["name"] != instance.name):
                 check_user_bot_name(attrs["name"])
         except DjangoValidationError as exc:
@@ -250,7 +280,7 @@ class BotSerializer(serializers.ModelSerializer):
         if instance is not None and instance.entries.exists():
             changed = [
                 field
-                for field in ("plugin", "params")
+                for field in ("plugin", "url", "params")
                 if field in attrs and attrs[field] != getattr(instance, field)
             ]
             if changed:
@@ -269,6 +299,8 @@ class BotSerializer(serializers.ModelSerializer):
             taken = taken.exclude(pk=instance.player_id)
         if taken.exists():
             raise serializers.ValidationError({"name": [f"the player name {label!r} is taken"]})
+        if instance is None:
+            attrs["kind"] = Bot.Kind.REMOTE if url else Bot.Kind.PLUGIN
         return attrs
 
     def validate_bundle_change(self, instance: Bot, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -324,20 +356,33 @@ class TableSettingsSerializer(serializers.ModelSerializer):
 
 
 class EntrantBotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True, default=None)
+
     class Meta:
         model = Bot
-        fields = ["id", "name", "version", "label", "kind", "plugin"]
+        fields = ["id", "name", "version", "label", "kind", "plugin", "owner"]
 
 
 class EntrantSerializer(serializers.ModelSerializer):
-    """An entrant: one bot (playing every seat of its side), or a team of 1-2 human players."""
+    """An entrant: one bot (playing every seat of its side), or a team of 1-2 human players.
+    `entered_by` is the user who entered it through registration (empty: the organiser)."""
 
     bot = EntrantBotSerializer(read_only=True)
     members = PlayerBriefSerializer(many=True, read_only=True)
+    entered_by = serializers.CharField(source="entered_by.username", read_only=True, default=None)
 
     class Meta:
         model = Entrant
-        fields = ["id", "tournament", "name", "seed", "bot", "members", "registered_at"]
+        fields = [
+            "id",
+            "tournament",
+            "name",
+            "seed",
+            "bot",
+            "members",
+            "entered_by",
+            "registered_at",
+        ]
 
 
 class EntrantInputSerializer(serializers.Serializer):
@@ -465,10 +510,13 @@ class ProgressSerializer(serializers.Serializer):
     percent = serializers.FloatField(allow_null=True)
 
 
+REGISTRATION_FIELDS = ["registration_open", "registration_deadline", "max_entrants"]
+
 TOURNAMENT_FIELDS = [
     "id",
     "name",
     *Tournament.PLAY_SETTINGS,
+    *REGISTRATION_FIELDS,
     "status",
     "created_at",
     "started_at",
@@ -479,6 +527,16 @@ TOURNAMENT_FIELDS = [
 class SeedShownMixin:
     """`seed` is null until it may be revealed (tournaments/seed_disclosure.py);
     `seed_commitment`, sha256 of "truco-seed:<seed>" in hex, is shown from the start."""
+
+
+class RegistrationSerializer(serializers.Serializer):
+    open = serializers.BooleanField(help_text="signed-in users may enter now")
+    reason = serializers.CharField(help_text="why not, when closed")
+    deadline = serializers.DateTimeField(allow_null=True)
+    max_entrants = serializers.IntegerField(allow_null=True)
+    places_left = serializers.IntegerField(allow_null=True)
+
+
 
     def seed_revealed(self, instance) -> bool:
         raise NotImplementedError
@@ -504,13 +562,30 @@ class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
     progress = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
     seed_commitment = serializers.SerializerMethodField()
+    registration = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
 
     class Meta:
         model = Tournament
-        fields = [*TOURNAMENT_FIELDS, "seed_commitment", "label", "table", "entrant_count", "progress"]
+        fields = [
+            *TOURNAMENT_FIELDS,
+            "seed_commitment",
+            "label",
+            "created_by",
+            "table",
+            "entrant_count",
+            "progress",
+            "registration",
+        ]
 
     def seed_revealed(self, tournament: Tournament) -> bool:
         return tournament_seed_revealed(tournament)
+
+    @extend_schema_field(RegistrationSerializer)
+    def get_registration(self, tournament: Tournament) -> dict[str, Any]:
+        return RegistrationSerializer(
+            registration_summary(tournament, self.get_entrant_count(tournament))
+        ).data
 
     @extend_schema_field(TableSettingsSerializer)
     def get_table(self, tournament: Tournament) -> dict[str, Any]:
@@ -558,6 +633,9 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         min_value=0, max_value=MAX_GAMES_PER_MATCH, required=False
     )
     players = serializers.IntegerField(required=False, min_value=1, max_value=12)
+    max_entrants = serializers.IntegerField(
+        required=False, allow_null=True, min_value=2, max_value=100_000
+    )
 
     class Meta:
         model = Tournament
@@ -601,11 +679,24 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             if table_errors:
                 raise serializers.ValidationError({"table": table_errors})
         entrants = attrs.get("entrants")
-        if entrants is None and instance is None:
-            raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
+        request = self.context.get("request")
+        if entrants and request is not None and not request.user.is_staff:
+            # An organiser who is not staff cannot enter other people's bots or other people:
+            # everyone enters themselves, through registration.
+            raise serializers.ValidationError(
+                {"entrants": ["only staff list entrants: open the registration instead"]}
+            )
+        registering = attrs.get(
+            "registration_open", instance.registration_open if instance else False
+        )
+        if entrants is None and instance is None and not registering:
+            raise serializers.ValidationError(
+                {"entrants": ["a tournament needs its entrants, or its registration open"]}
+            )
         if entrants is not None:
-            check_entrant_list(candidate, entrants)
-        else:
+            # Entrants still to come through registration: the count is checked at the start.
+            check_entrant_list(candidate, entrants, minimum=not registering)
+        elif instance is not None:
             entrants = existing_as_input(list(instance.entrants.select_related("bot")))
         table = attrs.get("table") or {}
         turn_seconds = table.get(
@@ -614,11 +705,11 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             if instance
             else TableSettings._meta.get_field("turn_seconds").default,
         )
-        check_budgets(entrants, turn_seconds)
+        check_budgets(entrants or [], turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
-        entrants = validated_data.pop("entrants")
+        entrants = validated_data.pop("entrants", [])
         table = validated_data.pop("table", {})
         with transaction.atomic():
             tournament = Tournament.objects.create(**validated_data)
@@ -643,6 +734,24 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: Tournament) -> dict[str, Any]:
         return TournamentDetailSerializer(instance, context=self.context).data
+
+
+class EnterSerializer(serializers.Serializer):
+    """What to enter: one of your bots (`bot`, its id) or yourself (`human: true`)."""
+
+    bot = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
+    human = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("bot")) == bool(attrs.get("human")):
+            raise serializers.ValidationError(
+                "enter either one of your bots (`bot`: its id) or yourself (`human`: true)"
+            )
+        return attrs
+
+
+class WithdrawSerializer(serializers.Serializer):
+    entrant = serializers.IntegerField(min_value=1, max_value=2**62, help_text="its id")
 
 
 class RoundSerializer(serializers.ModelSerializer):

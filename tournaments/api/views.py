@@ -12,13 +12,13 @@ from rest_framework.authentication import SessionAuthentication, TokenAuthentica
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.filters import OrderingFilter, SearchFilter
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from engine.plugins import registry
 from play.public_view import replay_frames
 
-from .. import lifecycle
+from .. import lifecycle, registration
 from ..bundles.uploads import upload_version
 from ..game_privacy import private_view, public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
@@ -26,7 +26,7 @@ from ..verification import NotVerifiable, verify_match
 from . import filters, serializers
 from .bracket import bracket_payload
 from .errors import BadRequest, FriendlyErrorsMixin
-from .permissions import IsOwnerOrStaffOrReadOnly, IsStaffOrReadOnly
+from .permissions import IsOrganiserOrReadOnly, IsOwnerOrStaffOrReadOnly, IsStaffOrReadOnly
 from .standings import standings_payload
 
 # Ids in URLs are numbers that fit the database: anything else is a 404, never a 500.
@@ -205,7 +205,7 @@ class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     list=extend_schema(summary="Tournaments, newest first"),
     retrieve=extend_schema(summary="A tournament with its entrants"),
     create=extend_schema(
-        summary="Create a tournament with its entrants (staff)",
+        summary="Create a tournament with its entrants, or open for registration (organisers)",
         request=serializers.TournamentWriteSerializer,
         responses={201: serializers.TournamentDetailSerializer},
     ),
@@ -222,7 +222,11 @@ class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     destroy=extend_schema(summary="Delete a tournament that is not running (staff)"),
 )
 class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
-    permission_classes = [IsStaffOrReadOnly]
+    """Organisers (staff; with TRUCO_USERS_CREATE_TOURNAMENTS, any user for the tournaments they
+    created) create and run tournaments; signed-in users enter and withdraw while the
+    registration is open (tournaments/registration.py)."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
     filterset_class = filters.TournamentFilter
     search_fields = ["name", "variant"]
     ordering_fields = ["created_at", "name", "status"]
@@ -237,7 +241,9 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
             queryset = queryset.prefetch_related(
                 Prefetch(
                     "entrants",
-                    Entrant.objects.select_related("bot").prefetch_related("members"),
+                    Entrant.objects.select_related("bot__owner", "entered_by").prefetch_related(
+                        "members"
+                    ),
                 )
             )
         return queryset
@@ -314,6 +320,54 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         query = serializers.RoundQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         return Response(bracket_payload(self._plain_object(), query.validated_data.get("round")))
+
+    @extend_schema(
+        request=serializers.EnterSerializer,
+        responses={
+            201: serializers.EntrantSerializer,
+            400: serializers.DetailSerializer,
+            403: serializers.DetailSerializer,
+            409: serializers.DetailSerializer,
+        },
+        summary="Enter one of your bots, or yourself, while the registration is open",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def enter(self, request, pk=None):
+        tournament = self._plain_object()
+        body = serializers.EnterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        if body.validated_data.get("bot"):
+            entrant = registration.enter_bot(
+                tournament.pk, request.user, body.validated_data["bot"]
+            )
+        else:
+            entrant = registration.enter_self(tournament.pk, request.user)
+        entrant = self._entrants().get(pk=entrant.pk)
+        return Response(serializers.EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=serializers.WithdrawSerializer,
+        responses={
+            204: None,
+            400: serializers.DetailSerializer,
+            403: serializers.DetailSerializer,
+            409: serializers.DetailSerializer,
+        },
+        summary="Withdraw one of your entries before the start (the organiser: any entry)",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def withdraw(self, request, pk=None):
+        tournament = self._plain_object()
+        body = serializers.WithdrawSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        registration.withdraw(tournament.pk, request.user, body.validated_data["entrant"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @staticmethod
+    def _entrants():
+        return Entrant.objects.select_related("bot__owner", "entered_by").prefetch_related(
+            "members"
+        )
 
     def _plain_object(self) -> Tournament:
         """The tournament alone, without the list's annotations (one cheap query)."""

@@ -1,13 +1,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import my_bots, views
+from . import entries, my_bots, users, views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.tournament_list, name="home"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/enter/", entries.enter, name="enter"),
+    path("tournaments/<int:pk>/withdraw/", entries.withdraw, name="withdraw"),
+    path("tournaments/<int:pk>/start/", entries.start, name="start"),
+    path("users/<str:username>/", users.user_page, name="user"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("games/<int:pk>/replay/", views.replay, name="replay"),
     path("ratings/", views.ratings, name="ratings"),

@@ -19,6 +19,7 @@ from ..api.standings import progress, standings_payload, standings_table, total_
 from ..models import Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
 from ..seed_disclosure import match_seed_revealed, seed_fields
+from .entries import entry_context
 
 PAGE_SIZE = 25
 
@@ -64,6 +65,7 @@ def tournament_detail(request, pk: int):
             "bracket": bracket,
             "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
+            **entry_context(request, tournament),
         },
     )
 

@@ -1,0 +1,99 @@
+"""The tournament page's buttons: enter a bot or yourself, withdraw, and (for the organiser)
+start. Each is a POST that calls tournaments/registration.py, as the API does, and comes back
+to the page with a message saying what happened or why not."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST
+
+from .. import lifecycle, registration
+from ..models import Tournament
+
+
+def back(pk: int):
+    return redirect("web:tournament", pk=pk)
+
+
+@require_POST
+@login_required(login_url="web:login")
+def enter(request, pk: int):
+    get_object_or_404(Tournament, pk=pk)
+    try:
+        if request.POST.get("human"):
+            entrant = registration.enter_self(pk, request.user)
+        else:
+            entrant = registration.enter_bot(pk, request.user, request.POST.get("bot"))
+    except registration.RegistrationError as exc:
+        messages.error(request, f"Not entered: {exc}")
+    else:
+        messages.success(request, f"{entrant.name} is entered.")
+    return back(pk)
+
+
+@require_POST
+@login_required(login_url="web:login")
+def withdraw(request, pk: int):
+    get_object_or_404(Tournament, pk=pk)
+    try:
+        registration.withdraw(pk, request.user, request.POST.get("entrant"))
+    except registration.RegistrationError as exc:
+        messages.error(request, f"Not withdrawn: {exc}")
+    else:
+        messages.success(request, "Withdrawn.")
+    return back(pk)
+
+
+@require_POST
+@login_required(login_url="web:login")
+def start(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not registration.is_organiser(request.user, tournament):
+        messages.error(request, "Only the organiser may start this tournament.")
+        return back(pk)
+    try:
+        lifecycle.start(tournament)
+    except lifecycle.LifecycleError as exc:
+        messages.error(request, f"Not started: {exc}")
+    else:
+        messages.success(request, "The tournament has started.")
+    return back(pk)
+
+
+def entry_context(request, tournament: Tournament) -> dict:
+    """What the tournament page shows of who is in, and the buttons this visitor gets."""
+    entrants = list(
+        tournament.entrants.select_related("bot__owner", "entered_by").prefetch_related(
+            "members__user"
+        )
+    )
+    user = request.user
+    mine = {e.pk for e in registration.my_entries(user, tournament)}
+    summary = registration.registration_summary(tournament, len(entrants))
+    entered_names = {
+        e.bot.name
+        for e in entrants
+        if e.bot and user.is_authenticated and e.bot.owner_id == user.id
+    }
+    return {
+        "entrants": [
+            {"entrant": e, "owners": entrant_owners(e), "mine": e.pk in mine} for e in entrants
+        ],
+        "registration": summary,
+        "enterable_bots": (
+            [b for b in registration.enterable_bots(user) if b.name not in entered_names]
+            if user.is_authenticated and summary["open"]
+            else []
+        ),
+        "is_organiser": registration.is_organiser(user, tournament),
+        "may_withdraw": tournament.status == Tournament.Status.DRAFT,
+    }
+
+
+def entrant_owners(entrant) -> list[str]:
+    """Whose entrant it is: a bot's owner, or the users of a team (none for the house's)."""
+    if entrant.bot_id is not None:
+        return [entrant.bot.owner.username] if entrant.bot.owner_id else []
+    return [m.user.username for m in entrant.members.all() if m.user_id]
