@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser_support import browser, page  # noqa: F401 (the fixtures)
 from tests.jail.conftest import jail_or_skip
-from tests.web.test_browser import browser, page  # noqa: F401 (the fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"

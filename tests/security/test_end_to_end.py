@@ -18,13 +18,7 @@ import pytest
 
 from tests.entry_points import install_entry_point
 from tests.security.leaky_plugin import SECRET
-from tests.tournaments.conftest import (  # noqa: F401 (fixtures)
-    PROJECT_DIR,
-    parse_json_output,
-    postgres_url,
-    services_env,
-    sql,
-)
+from tests.tournaments.conftest import PROJECT_DIR, parse_json_output, sql
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 

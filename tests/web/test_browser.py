@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CHROMIUM, chromium_found
+from tests.browser_support import CHROMIUM, chromium_found
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 if not chromium_found():
@@ -16,15 +16,6 @@ if not chromium_found():
     )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def test_tournament_page_and_replay_viewer(page, live_server, played):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CHROMIUM, chromium_found
+from tests.browser_support import CHROMIUM, chromium_found
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 if not chromium_found():
