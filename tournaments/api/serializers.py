@@ -524,11 +524,6 @@ TOURNAMENT_FIELDS = [
 ]
 
 
-class SeedShownMixin:
-    """`seed` is null until it may be revealed (tournaments/seed_disclosure.py);
-    `seed_commitment`, sha256 of "truco-seed:<seed>" in hex, is shown from the start."""
-
-
 class RegistrationSerializer(serializers.Serializer):
     open = serializers.BooleanField(help_text="signed-in users may enter now")
     reason = serializers.CharField(help_text="why not, when closed")
@@ -537,6 +532,9 @@ class RegistrationSerializer(serializers.Serializer):
     places_left = serializers.IntegerField(allow_null=True)
 
 
+class SeedShownMixin:
+    """`seed` is null until it may be revealed (tournaments/seed_disclosure.py);
+    `seed_commitment`, sha256 of "truco-seed:<seed>" in hex, is shown from the start."""
 
     def seed_revealed(self, instance) -> bool:
         raise NotImplementedError
