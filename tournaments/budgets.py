@@ -100,9 +100,9 @@ def clamped(plugin: str, params: Mapping[str, Any], budget: float) -> dict[str, 
 
 def playing_spec(bot, turn_seconds: int | None) -> BotSpec:
     """How `bot` plays at a table with this `turn_seconds`: where its code is trusted to run,
-    with its time-like parameters clamped to the table's budget. An uploaded bundle always runs
-    jailed, where the table's deadline is enforced by killing it (it has no plugin parameters)."""
-    if getattr(bot, "is_bundle", False):
+    with its time-like parameters clamped to the table's budget. An uploaded bundle (always
+    jailed) and a remote bot have no plugin parameters: the table's deadline bounds them."""
+    if getattr(bot, "is_bundle", False) or getattr(bot, "url", ""):
         return spec_for_bot(bot)
     budget = decision_budget(turn_seconds)
     return bot_spec(bot.plugin, clamped(bot.plugin, bot.params or {}, budget))
