@@ -19,11 +19,10 @@ import pytest
 from engine import plugins
 from engine.jail import probe
 
+# postgres_url and services_env come from tests/conftest.py (tests/e2e_support.py).
 from ..tournaments.conftest import (  # noqa: F401 (fixtures)
     make_tournament,
-    postgres_url,
     random_bots,
-    services_env,
 )
 from .hostile_plugin import MARKER, PROJECT, SECRET_DIR
 
