@@ -30,7 +30,7 @@ COPY . .
 RUN pip install --quiet --no-deps . \
     && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
     && useradd --create-home --uid 1000 truco \
-    && mkdir -p /app/var \
+    && mkdir -p /app/var/bundles \
     && chown -R truco /app/var
 
 USER truco

@@ -252,9 +252,14 @@ def partner_quality(obs: Observation, quality) -> float:
 
 
 class HeuristicBot(Bot):
+    """A rule-based player: judges its hand against this hand's trumps, wins tricks with the
+    cheapest card that does, bets and answers bets by thresholds on its chance to win (the
+    thresholds are its parameters), and bluffs now and then."""
+
+    parameters = tuple(Thresholds.__dataclass_fields__)
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.reject_unknown_params(Thresholds.__dataclass_fields__)
         self.policy = HeuristicPolicy(Thresholds(**self.params))
 
     def act(self, observation: Observation) -> str:

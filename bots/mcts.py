@@ -72,6 +72,11 @@ def _check_number(name: str, value, low: float, high: float, integer: bool = Fal
 
 
 class MctsBot(Bot):
+    # Walks per second on a slow machine (`python -m bots.bench` prints this one's): what
+    # bounds `iterations` by a table's time per decision (tournaments/budgets.py).
+    iterations_per_second = 2_000
+    parameters = ("time_ms", "iterations", "exploration", "confidence", "noise")
+
     def __init__(
         self,
         *,
@@ -82,8 +87,7 @@ class MctsBot(Bot):
         noise: float = 0.0,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        self.reject_unknown_params(("time_ms", "iterations", "exploration", "confidence", "noise"))
+        super().__init__(**kwargs)  # refuses any parameter left over after the ones above
         if iterations is None and time_ms is None:
             time_ms = DEFAULT_TIME_MS
         # Bounded, because an owner sets these and the bot runs inside the worker: a budget of

@@ -8,6 +8,7 @@
 - `TRUCO_VAR_DIR`: where the default database and broker folders live (default `./var`).
 - `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
+- `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
 - `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
   the one of human play's tasks (default `<TRUCO_QUEUE>-play`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
@@ -15,6 +16,15 @@
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
+- Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
+  (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
+  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
+  `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
+- `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
+  (default 10); a table's `turn_seconds` lowers it.
+- `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
+  lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
+  (default `60/minute`): requests per address to /api/auth/token/.
 - `TRUCO_BOT_SEED_SECRET`: the secret bots' random seeds are derived from (default: from
   DJANGO_SECRET_KEY). `TRUCO_UNSAFE_UNJAILED_BOTS=1` runs untrusted bots WITHOUT the jail: for a
   developer's own machine only.
@@ -27,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -59,6 +70,12 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+# Keys the seeds of the daily deals (tournaments/seeds.py), which are otherwise computed from
+# public facts only; by default derived from the secret key, never the key itself.
+TRUCO_DEAL_SECRET = (
+    os.environ.get("TRUCO_DEAL_SECRET")
+    or hashlib.sha256(f"truco-deal-secret:{SECRET_KEY}".encode()).hexdigest()
+)
 # The local names are always allowed: health checks run inside the container.
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"] + [
     h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()
@@ -79,6 +96,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "rest_framework.authtoken",
+    "axes",  # locks out repeated wrong passwords (login page, admin, API token)
     "tournaments",
     "play",
 ]
@@ -88,12 +106,18 @@ MIDDLEWARE = [
     # gunicorn serves the collected static files through WhiteNoise; in debug the development
     # server serves them from the apps.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # An upload over the bundle limit is refused before anything reads its body.
+    "tournaments.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the visitor's choice (set_language's cookie), else the browser's.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused during a lockout into the 429 page (or JSON for the API).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -107,6 +131,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -146,7 +171,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The players of these variants speak Portuguese and Spanish: the pages and the table are
+# translated (message catalogues in locale/, compiled .mo files committed; `make messages`).
+LANGUAGES = [
+    ("en", "English"),
+    ("pt-br", "Português (Brasil)"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -155,6 +188,12 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
+    # and give this entry its backend "storages.backends.s3.S3Storage" with its OPTIONS.
+    "bundles": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "bundles")},
+    },
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
@@ -164,11 +203,38 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
+# --- login throttling (django-axes; docs/security.md) -----------------------------------
+# Every password check goes through Axes first: after TRUCO_LOGIN_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair is locked out for TRUCO_LOGIN_COOLOFF_MINUTES
+# (each new try during the lockout starts the wait again). Locking the pair, not the address
+# alone, lets others behind the same address log in; the API token view also has a rate per
+# address (REST_FRAMEWORK below) against one address trying many usernames.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("TRUCO_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("TRUCO_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.web.lockout.lockout_response"
+AXES_VERBOSE = False
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # Bounded JSON (size, depth) and a message for every refused body: never a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Truco Arena API",
@@ -178,6 +244,13 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Tournaments, rounds and matches each have a `status`: name each enum after its model, so
+    # that the schema has no name collision (and no "Status5a1Enum").
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "MatchStatusEnum": "tournaments.models.Match.Status",
+    },
 }
 
 LOGGING = {
@@ -254,6 +327,10 @@ CELERY_BEAT_SCHEDULE = {
 TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
+# Bot plugins trusted to run inside the worker process; every other plugin runs in a child
+# process with a hard deadline per decision and resource limits (tournaments/trust.py).
+# The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
+TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
 # The secret from which every bot's random seed is derived (engine/botseed.py): a bot cannot
 # turn its seed back into the deal. From SECRET_KEY unless set, so that all workers agree.
 TRUCO_BOT_SEED_SECRET = (
@@ -271,4 +348,17 @@ TRUCO_INSTANT_BOT_PLUGINS = frozenset(
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
+)
+
+# --- bot bundles (docs/bots.md) -------------------------------------------------------------
+TRUCO_BUNDLE_MAX_MB = env_int("TRUCO_BUNDLE_MAX_MB", 5)
+TRUCO_BUNDLE_MAX_FILES = env_int("TRUCO_BUNDLE_MAX_FILES", 200)
+TRUCO_BUNDLE_MAX_UNPACKED_MB = env_int("TRUCO_BUNDLE_MAX_UNPACKED_MB", 20)
+# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete).
+TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DIR / "bundle-cache")
+TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
+# A user's uploads wait for their validations: no flood of smoke matches for the workers.
+TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)
+TRUCO_VALIDATION_DECISION_SECONDS = float(
+    os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
 )

@@ -1,13 +1,25 @@
 """URLs: the web pages at the root, the REST API under /api/, the admin, and a health check."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 
 from .health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on every page (the admin's and the API docs' too).
+    path("favicon.ico", RedirectView.as_view(url=static("tournaments/favicon.svg"), permanent=True)),
     path("api/", include("tournaments.api.urls")),
+    # The language switcher posts to i18n/setlang/ (remembered in a cookie); the scripts read
+    # their messages from jsi18n/.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("", include("tournaments.web.urls")),
 ]
+
+# JSON for a 404 under /api/ (tournaments/api/errors.py), Django's page elsewhere.
+handler404 = "tournaments.api.errors.not_found"

@@ -23,7 +23,12 @@ class ArenaError(TrucoError):
 
 
 def parse_bot(text: str) -> BotSpec:
-    """`name` or `name:key=value,key=value` (values read as JSON when they parse)."""
+    """`name` or `name:key=value,key=value` (values read as JSON when they parse), or a bundle
+    folder or .zip (`./mybot`: docs/bots.md), which always runs in the jail."""
+    from .bundles import bundle_spec, load_bundle, looks_like_bundle
+
+    if looks_like_bundle(text):
+        return bundle_spec(load_bundle(text), name=text)
     name, _, raw = text.partition(":")
     params = {}
     for item in filter(None, raw.split(",")):
@@ -60,9 +65,9 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
     """Try the bot once, so that a wrong name or parameter is an error now, not a forfeit in
     every game: built here when it runs in-process, else in the jail (its code never runs in
     this process), where it must answer one decision."""
-    factory = reg.bot(side.name)
+    factory = reg.bot(side.name) if side.registered else None
     state = variant.new_game(args.players, options, preset=args.preset, seed=args.seed)
-    isolation = args.isolation or side.isolation
+    isolation = args.isolation or side.isolation if side.registered else side.isolation
     if isolation != IN_PROCESS:
         from .jail.check import first_decision_error
 
@@ -83,7 +88,8 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
         raise ArenaError(f"bot {side.name!r} rejected its parameters: {exc}") from None
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_bots_argument(parser: argparse.ArgumentParser) -> None:
+    """`--bots A B`, the same for `match` and `arena` (parsed by parse_bot)."""
     parser.add_argument(
         "--bots",
         nargs=2,
@@ -91,6 +97,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar=("BOT_A", "BOT_B"),
         help="registered bot names, each optionally with parameters: mcts:time_ms=50",
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_bots_argument(parser)
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument(
@@ -259,4 +269,6 @@ def fmt_elo(value: float) -> str:
         return "+inf"
     if value == float("-inf"):
         return "-inf"
-    return f"{value:+.0f}"
+    rounded = round(value)
+    # A difference that rounds to nothing has no sign ("-0" reads as a finding).
+    return f"{rounded:+d}" if rounded else "0"

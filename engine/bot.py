@@ -20,7 +20,14 @@ class BotCrashed(Exception):
 
 class Bot:
     """Subclass and implement `act`. `rng` is this seat's own seeded generator: use it, never
-    the global `random`, so that matches are reproducible from their seed."""
+    the global `random`, so that matches are reproducible from their seed.
+
+    `parameters` names the bot parameters the bot takes (`self.params`, or keyword arguments of
+    its own `__init__`); any other parameter is refused when the bot is built, wherever it is
+    built (in the worker, the CLI or a sandboxed child process), so a misspelt one is an error
+    rather than silently ignored. A bot without parameters takes none."""
+
+    parameters: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -38,9 +45,11 @@ class Bot:
         self.players = players
         self.rng = rng
         self.params = params
+        self.reject_unknown_params(self.parameters)
 
     def reject_unknown_params(self, known) -> None:
-        """For bots with a fixed set of parameters: a misspelt one is an error, not ignored."""
+        """A parameter not in `known` is an error, not ignored (Bot.__init__ checks `parameters`;
+        a bot whose own `__init__` takes keyword arguments has already consumed those)."""
         unknown = sorted(set(self.params) - set(known))
         if unknown:
             raise TypeError(

@@ -12,7 +12,7 @@ import json
 import sys
 
 from .arena import add_arguments as add_arena_arguments
-from .arena import add_isolation_argument
+from .arena import add_bots_argument, add_isolation_argument
 from .errors import TrucoError
 
 
@@ -26,6 +26,25 @@ def parse_option(text: str) -> tuple[str, object]:
     except json.JSONDecodeError:
         value = raw
     return name, value
+
+
+def whole_number(minimum: int):
+    """An argparse type: a whole number of at least `minimum` (a count of games, a game
+    number), refused with a message before anything runs."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} must be {minimum} or more")
+        return value
+
+    return parse
+
+
+positive_int = whole_number(1)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,13 +74,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    replay = sub.add_parser("replay", help="replay a game record (RECORDS.md)")
-    replay.add_argument("file", help="a record file, or - for standard input")
+    replay = sub.add_parser(
+        "replay", help="replay a game record or a records file (docs/records.md)"
+    )
+    replay.add_argument(
+        "file", help="a record file, a records file (match --records), or - for standard input"
+    )
+    replay.add_argument(
+        "--game",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="replay only game N (from 1) of a records file",
+    )
 
     match = sub.add_parser("match", help="play games between two registered bots")
     add_game_arguments(match)
-    match.add_argument("--bots", nargs=2, required=True, metavar=("BOT_A", "BOT_B"))
-    match.add_argument("--games", type=int, default=100)
+    add_bots_argument(match)
+    match.add_argument("--games", type=positive_int, default=100, help="at least 1")
     match.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"
     )
@@ -99,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         from .replay_cli import run_replay
 
-        return run_replay(args.file)
+        return run_replay(args.file, args.game)
     try:
         if args.command == "match":
             from .match_cli import run_match

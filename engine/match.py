@@ -12,11 +12,7 @@ from typing import Any
 from .plugins import plugin_manager, registry
 from .runner import ISOLATIONS, BotSpec, GameResult, play_game
 from .seats import SeatPool
-
-
-def game_seed(match_seed: int, index: int) -> int:
-    """The deal seed of game (or pair) `index` of a match: reproducible, never from hash()."""
-    return match_seed * 1_000_003 + index
+from .seeds import game_seed  # one-way: a finished game's seed tells nothing of the others
 
 
 @dataclass(frozen=True)
@@ -40,7 +36,11 @@ class MatchSpec:
         if self.isolation is not None:
             if self.isolation not in ISOLATIONS:
                 raise ValueError(f"isolation must be one of {', '.join(ISOLATIONS)}")
-            a, b = replace(a, isolation=self.isolation), replace(b, isolation=self.isolation)
+            # A program (a bundle) or a remote bot runs where it must, whatever is asked.
+            a, b = (
+                replace(side, isolation=self.isolation) if side.registered else side
+                for side in (a, b)
+            )
         return a, b
 
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 
+from .arena import check_bot, parse_bot
 from .cli import checked_game
 from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
+from .runner import IN_PROCESS
 
 
 def run_match(args) -> int:
     reg, variant, options = checked_game(args)
-    for name in args.bots:
-        reg.bot(name)
     if args.decision_seconds is not None and not args.decision_seconds > 0:
         raise TrucoError("--decision-seconds must be a positive number of seconds")
     if args.isolation not in (None, "inprocess"):
@@ -21,11 +21,21 @@ def run_match(args) -> int:
 
         if not unsafe_unjailed():
             availability().require()  # refused now, not after the first game
+    # The same `name:key=value` syntax as `arena`. A bot built in this process is checked now
+    # (a misspelt parameter is an error before any game); a bot in a child process or the jail
+    # proves itself in its games, where one that cannot start forfeits each game, saying why.
+    # A bundle folder or zip always runs in the jail.
+    side_a, side_b = (parse_bot(text) for text in args.bots)
+    for side in (side_a, side_b):
+        if (args.isolation or side.isolation) == IN_PROCESS:
+            check_bot(reg, variant, side, options, args)
+        elif side.program is None:
+            reg.bot(side.name)  # a bundle (side.program) has no registered name
     bot_a, bot_b = args.bots
     spec = MatchSpec(
         args.variant,
-        bot_a,
-        bot_b,
+        side_a,
+        side_b,
         players=args.players,
         options=options,
         preset=args.preset,

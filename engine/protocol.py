@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from .bot import BotCrashed, DecisionTimeout
@@ -123,7 +124,7 @@ def match_end_message() -> dict[str, Any]:
 
 
 def _mapping(value: Any) -> Any:
-    if isinstance(value, Mapping):  # read-only mappings of observations
+    if type(value) is MappingProxyType or isinstance(value, Mapping):  # observations' mappings
         return dict(value)
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from engine.plugins import registry
 from tournaments import lifecycle
+from tournaments.budgets import entry_errors
 from tournaments.builders import bots_named
 from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
 from tournaments.seeds import daily_seed, new_tournament_seed
@@ -75,6 +76,10 @@ def quick_match(
         raise ValidationError(
             {"stake": f"you have {player.chips} chips: you cannot stake {stake} a game"}
         )
+    if isinstance(bot, Bot):
+        errors = entry_errors([bot], turn_seconds)
+        if errors:
+            raise ValidationError({"bot": errors})
     guests = invited_players(invite)
     kind = "Daily" if daily else "Table" if competitive else "Practice"
     tournament = Tournament(

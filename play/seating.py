@@ -7,14 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.match import MatchGame, MatchSpec, game_seed, schedule
+from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
 from engine.plugins import registry
 from engine.runner import BotSpec, GameResult
-from tournaments.execution import MAX_DECIDERS
+from tournaments.budgets import playing_spec
+from tournaments.execution import MAX_DECIDERS, decider_game_seed, match_schedule
 from tournaments.models import Entrant, Match, Tournament
-from tournaments.seeds import decider_seed
-from tournaments.trust import bot_spec
 
 # A team with fewer players than seats (one human in a 2v2) gets a robot partner, as Truco sites
 # fill empty seats; it also plays for a human who is away past the disconnection grace.
@@ -54,10 +53,13 @@ class Seat:
         }
 
 
-def entrant_seats(entrant: Entrant, seats: list[int]) -> list[tuple[int | None, str, BotSpec]]:
-    """(player, name, bot) for each of a side's seats, partners in seat order."""
+def entrant_seats(
+    entrant: Entrant, seats: list[int], turn_seconds: int | None = None
+) -> list[tuple[int | None, str, BotSpec]]:
+    """(player, name, bot) for each of a side's seats, partners in seat order; a bot's time
+    budget is the table's (`turn_seconds`)."""
     if entrant.bot is not None:
-        spec = bot_spec(entrant.bot.plugin, entrant.bot.params)
+        spec = playing_spec(entrant.bot, turn_seconds)
         return [(None, entrant.bot.label, spec) for _ in seats]
     members = sorted(entrant.members.all(), key=lambda p: p.pk)
     out = []
@@ -72,11 +74,14 @@ def entrant_seats(entrant: Entrant, seats: list[int]) -> list[tuple[int | None, 
 def seating(match: Match, players: int, a_team: int) -> list[Seat]:
     """The seats of one game: side A sits on team `a_team`, partners opposite."""
     sides = {"a": match.entrant_a, "b": match.entrant_b}
+    turn_seconds = match.tournament.table.turn_seconds
     out: list[Seat | None] = [None] * players
     for side, entrant in sides.items():
         team = a_team if side == "a" else 1 - a_team
         seats = [s for s in range(players) if s % 2 == team]
-        for seat, (player, name, bot) in zip(seats, entrant_seats(entrant, seats), strict=True):
+        for seat, (player, name, bot) in zip(
+            seats, entrant_seats(entrant, seats, turn_seconds), strict=True
+        ):
             out[seat] = Seat(seat, side, entrant.pk, player, name, bot)
     return out  # type: ignore[return-value]
 
@@ -91,16 +96,7 @@ class PlannedGame:
 
 
 def scheduled(tournament: Tournament, match: Match) -> list[tuple[int, int | None, int, int]]:
-    spec = MatchSpec(
-        variant=tournament.variant,
-        side_a="",
-        side_b="",
-        players=tournament.players,
-        games=tournament.games_per_match,
-        pairs=tournament.pairs_per_match,
-        seed=match.seed,
-    )
-    return schedule(spec)
+    return match_schedule(tournament, match.seed)
 
 
 def next_game(
@@ -117,9 +113,7 @@ def next_game(
     if number >= MAX_DECIDERS:
         return None
     # As tournaments.execution plays them: each decider on its own deal, sides alternating.
-    return PlannedGame(
-        n, None, number % 2, game_seed(decider_seed(match.seed, number), 0), decider=number
-    )
+    return PlannedGame(n, None, number % 2, decider_game_seed(match.seed, number), decider=number)
 
 
 def winner_side(tournament: Tournament, match: Match, finished: list[MatchGame]) -> str | None:
@@ -144,6 +138,8 @@ def game_from_json(data: dict[str, Any]) -> MatchGame:
         hands=data["hands"],
         actions=data["actions"],
         timeouts=list(data.get("timeouts", [])),
+        fault_message=data.get("fault_message", ""),
+        logs={int(seat): text for seat, text in data.get("logs", {}).items()},
     )
     return MatchGame(data["index"], data["pair"], data["a_team"], data["seed"], result)
 
@@ -164,4 +160,7 @@ def game_to_json(game: MatchGame) -> dict[str, Any]:
         "hands": r.hands,
         "actions": r.actions,
         "timeouts": list(r.timeouts),
+        # Kept with the live match, never shown by the table's state (play/views_state.py).
+        "fault_message": r.fault_message,
+        "logs": {str(seat): text for seat, text in r.logs.items()},
     }

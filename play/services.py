@@ -368,6 +368,7 @@ def end_game(table: Table) -> None:
             hands=len(record["hands"]),
             actions=game.ply,
             timeouts=list(game.auto_played),
+            fault_message=game.ending.fault_message if game.ending else "",
         ),
     )
     settle_game(

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from tournaments.models import Entrant, Match, Player, TableSettings
+from tournaments.validation import check_table_settings
 
 from .models import LiveMatch
 from .services import (
@@ -79,6 +80,8 @@ def change_options(match_id: int, user, changes: Mapping[str, Any]) -> dict[str,
             )
         for name, value in wanted.items():
             setattr(table, name, value)
+        for messages in check_table_settings(table.competitive, table.stake).values():
+            raise PlayError(messages[0])
         if wanted:
             table.save(update_fields=list(wanted))
         return table_options(table)

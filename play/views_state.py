@@ -18,6 +18,7 @@ from .public_view import public_view
 from .seating import game_from_json, next_game, scheduled, seating
 from .services import Table, inline, player_of, table_of, turn_of
 from .table_master import free_teams, table_options
+from .table_story import explain, rematch
 
 
 class CannotWatch(Exception):
@@ -67,6 +68,7 @@ def table_state(match: Match, user) -> dict[str, Any]:
         "game": {
             "index": len(finished),
             "scheduled": len(scheduled(tournament, match)),
+            "finished": len(finished),
         },
         "seats": [
             {**s.to_json(), "you": s.seat in mine, "to_act": s.seat == to_act} for s in seats
@@ -104,7 +106,9 @@ def table_state(match: Match, user) -> dict[str, Any]:
         "end_vote": vote_state(table)
         if table is not None and settings.is_players_table and match.status == "running"
         else None,
+        "rematch": rematch(match, mine),
     }
+    state.update(explain(state, match, game, finished, mine))
     return state
 
 

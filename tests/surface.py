@@ -18,6 +18,33 @@ def no_broker(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def queued_validations(monkeypatch):
+    """Uploaded versions whose validation would go to a worker are collected here; a test that
+    needs one validated calls tournaments.bundles.validation.validate_version itself."""
+    sent: list[int] = []
+    monkeypatch.setattr("tournaments.bundles.uploads.publish_validation", sent.append)
+    return sent
+
+
+@pytest.fixture(autouse=True)
+def bundle_storage(settings, tmp_path):
+    """Uploaded bundles and their unpacked folders go to this test's own folder."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "bundles": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path / "bundles")},
+        },
+    }
+    settings.TRUCO_BUNDLE_CACHE_DIR = tmp_path / "bundle-cache"
+    from django.core.files.storage import storages
+
+    storages._storages.pop("bundles", None)
+    yield
+    storages._storages.pop("bundles", None)
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache():
     from django.core.cache import cache
 
@@ -65,3 +92,17 @@ def client_for(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def play_until(client, match_id: int, state: dict, done=lambda s: s["status"] == "done") -> dict:
+    """The human plays its first legal action at each of its turns until `done(state)` (by
+    default: the match is over); the last table state."""
+    for _ in range(500):
+        if done(state):
+            return state
+        seat = str(state["to_act"])
+        state = client.post(
+            f"/api/play/matches/{match_id}/act/",
+            {"action": state["observations"][seat]["legal"][0], "turn": state["turn"]},
+        ).json()
+    raise AssertionError(f"not reached in 500 actions; last state: {state}")

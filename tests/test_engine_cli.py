@@ -8,7 +8,13 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
+from engine.arena import fmt_elo
+from engine.cli import main
+from engine.match import MatchSpec, play_match
 from engine.plugins import registry
+from engine.runner import BotSpec
 
 
 def run(*args):
@@ -116,3 +122,52 @@ def test_readme_lists_every_variant_with_its_presets_and_options():
     assert embedded == variants_markdown().strip(), (
         "README is stale: run `python -m engine variants`"
     )
+
+
+@pytest.mark.parametrize("games", ["-3", "0", "many"])
+def test_match_refuses_a_game_count_below_one(games, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "--bots", "random", "random", "--games", games])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--games" in err and ("must be 1 or more" in err or "not a whole number" in err)
+
+
+def test_match_takes_bot_parameters_with_the_arena_syntax(capsys):
+    assert main(["match", "--bots", "heuristic:bluff=0", "random", "--games", "2"]) == 0
+    assert "heuristic:bluff=0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bot", ["random:foo=1", "heuristic:blufff=0", "mcts:depth=3"])
+def test_match_refuses_a_parameter_the_bot_does_not_take(bot, capsys):
+    assert main(["match", "--bots", bot, "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "rejected its parameters" in err and "unknown parameter" in err
+
+
+def test_match_refuses_an_unwritable_records_file(capsys):
+    argv = ["match", "--bots", "random", "random", "--records", "/nonexistent/x.jsonl"]
+    assert main(argv) == 2
+    assert "cannot write the records" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("isolation", ["process", "jail"])
+def test_a_sandboxed_bot_given_an_unknown_parameter_fails_to_start_saying_so(isolation):
+    if isolation == "jail":
+        from engine.jail.probe import availability
+
+        if not availability().ok:
+            pytest.skip("the jail is not available here")
+    spec = MatchSpec(
+        "paulista", BotSpec("random", {"foo": 1}), "random", games=1, isolation=isolation
+    )
+    (game,) = play_match(spec).games
+    assert game.result.termination == "crash" and game.winner_side == "b"
+    assert "unknown parameter foo" in game.result.fault_message
+
+
+@pytest.mark.parametrize(
+    "value, shown", [(-0.3, "0"), (0.4, "0"), (-0.0, "0"), (12.6, "+13"), (-7.5, "-8")]
+)
+def test_an_elo_difference_that_rounds_to_nothing_has_no_sign(value, shown):
+    assert fmt_elo(value) == shown

@@ -163,3 +163,73 @@ def test_actions_after_the_hand_ended_exit_2(tmp_path):
     )
     code, out = replay(tmp_path, data)
     assert code == 2 and (out["hand"], out["action"]) == (0, 2)
+
+
+def records_file(tmp_path, games=3):
+    path = tmp_path / "games.jsonl"
+    code = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "match",
+            "--bots",
+            "random",
+            "random",
+            "--games",
+            str(games),
+            "--seed",
+            "5",
+            "--records",
+            str(path),
+        ],
+        capture_output=True,
+    ).returncode
+    assert code == 0
+    return path
+
+
+def replay_file(path, *args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path), *args], capture_output=True, text=True
+    )
+    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_a_records_file_of_match_replays_every_game_on_a_line_of_its_own(tmp_path):
+    path = records_file(tmp_path)
+    code, lines = replay_file(path)
+    assert code == 0
+    assert [line["game"] for line in lines] == [1, 2, 3]
+    recorded = [json.loads(line)["result"]["score"] for line in path.read_text().splitlines()]
+    assert [line["score"] for line in lines] == recorded
+    assert all(line["finished"] for line in lines)
+
+
+def test_game_n_of_a_records_file_replays_as_a_single_record(tmp_path):
+    path = records_file(tmp_path)
+    second = json.loads(path.read_text().splitlines()[1])
+    code, lines = replay_file(path, "--game", "2")
+    assert code == 0
+    assert lines == [
+        {
+            "score": second["result"]["score"],
+            "winner": second["result"]["winner"],
+            "finished": True,
+            "hands": lines[0]["hands"],
+        }
+    ]
+
+
+def test_a_game_number_outside_the_records_file_exits_2(tmp_path):
+    code, lines = replay_file(records_file(tmp_path, games=2), "--game", "3")
+    assert code == 2
+    assert lines == [{"error": "--game 3: the file holds 2 games; choose 1 to 2"}]
+
+
+def test_a_broken_line_of_a_records_file_exits_2_naming_the_game(tmp_path):
+    path = records_file(tmp_path, games=2)
+    path.write_text(path.read_text() + "{not json\n")
+    code, lines = replay_file(path)
+    assert code == 2
+    assert len(lines) == 1 and lines[0]["game"] == 3 and "not JSON" in lines[0]["error"]

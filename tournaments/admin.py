@@ -5,8 +5,11 @@ standings-and-bracket page; downloads of game records as JSON lines."""
 
 from __future__ import annotations
 
+import functools
+
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -14,8 +17,13 @@ from django.utils.html import format_html
 from engine.plugins import registry
 
 from . import admin_views, chips, lifecycle
+from .admin_forms import (
+    EntrantForm,
+    build_tournament_form,
+    option_fieldsets,
+    registry_choices,
+)
 from .api.standings import progress, total_matches
-from .formats import FORMATS
 from .models import (
     Bot,
     ChipTransfer,
@@ -28,10 +36,15 @@ from .models import (
     TableSettings,
     Tournament,
 )
+from .seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
 
 
-def registry_choices(names) -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(names)]
+def shown_seed(seed: int, revealed: bool) -> str:
+    """A seed as the admin shows it: staff may play too, so not before the public may see it."""
+    fields = seed_fields(seed, revealed)
+    if revealed:
+        return str(fields["seed"])
+    return f"secret until the end; commitment {fields['seed_commitment']}"
 
 
 def progress_bar(done: int, total: int | None) -> str:
@@ -102,7 +115,16 @@ class ChipTransferAdmin(admin.ModelAdmin):
 
 
 class BotForm(forms.ModelForm):
-    plugin = forms.ChoiceField(help_text="a registered bot strategy")
+    """A plugin bot with its parameters, or (when adding) an uploaded bundle: the next version
+    of its owner's bot named in its bot.toml, validated by a worker like any upload."""
+
+    plugin = forms.ChoiceField(required=False, help_text="a registered bot strategy")
+    upload = forms.FileField(
+        required=False,
+        label="Bundle",
+        help_text="a bundle zip (docs/bots.md): becomes the next version of the owner's bot "
+        "(you, when no owner is chosen); leave the plugin empty",
+    )
 
     class Meta:
         model = Bot
@@ -110,7 +132,32 @@ class BotForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["plugin"].choices = registry_choices(registry().bots)
+        self.fields["plugin"].choices = [("", "---"), *registry_choices(registry().bots)]
+        self.fields["name"].required = False
+        if self.instance.pk is not None:
+            del self.fields["upload"]  # a version is what was uploaded: upload a new one
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("upload")
+        if upload is not None:
+            from .bundles.uploads import check_bundle, read_upload
+
+            try:
+                check_bundle(read_upload(upload))
+            except ValidationError as exc:
+                raise ValidationError({"upload": exc.messages}) from None
+            upload.seek(0)
+        elif not self.instance.is_bundle:
+            if not data.get("plugin"):
+                self.add_error("plugin", "choose a plugin, or upload a bundle")
+            if not data.get("name"):
+                self.add_error("name", "a bot needs a name")
+        return data
+
+    def _post_clean(self):
+        if self.cleaned_data.get("upload") is None:
+            super()._post_clean()
 
 
 @admin.register(Bot)
@@ -119,16 +166,31 @@ class BotAdmin(admin.ModelAdmin):
     list_display = [
         "name",
         "version",
+        "kind",
+        "status",
         "plugin",
         "owner",
         "is_active",
         "entries_count",
         "created_at",
     ]
-    list_filter = ["plugin", "is_active"]
+    list_filter = ["kind", "status", "plugin", "is_active"]
     search_fields = ["name", "plugin", "description", "owner__username"]
     autocomplete_fields = ["owner"]
-    readonly_fields = ["player", "created_at"]
+    readonly_fields = [
+        "player",
+        "kind",
+        "status",
+        "status_reason",
+        "sha256",
+        "size",
+        "bundle",
+        "manifest",
+        "validation",
+        "log",
+        "validated_at",
+        "created_at",
+    ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("owner").annotate(n=Count("entries"))
@@ -136,6 +198,29 @@ class BotAdmin(admin.ModelAdmin):
     @admin.display(description="tournaments", ordering="n")
     def entries_count(self, bot: Bot) -> int:
         return bot.n
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        return [f for f in fields if f != "upload"] if obj is not None else fields
+
+    def save_form(self, request, form, change):
+        upload = form.cleaned_data.get("upload")
+        if upload is None or change:
+            return super().save_form(request, form, change)
+        from .bundles.uploads import upload_version
+
+        owner = form.cleaned_data.get("owner") or request.user
+        bot = upload_version(owner, upload, description=form.cleaned_data.get("description", ""))
+        bot.uploaded_here = True
+        return bot
+
+    def save_model(self, request, obj, form, change):
+        if not getattr(obj, "uploaded_here", False):  # an upload is saved already
+            super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        if hasattr(form, "save_m2m"):  # an upload saved no form (a Bot has no many-to-many)
+            super().save_related(request, form, formsets, change)
 
 
 @admin.register(Rating)
@@ -193,6 +278,7 @@ class EntrantFormSet(forms.BaseInlineFormSet):
 
 class EntrantInline(admin.TabularInline):
     model = Entrant
+    form = EntrantForm
     formset = EntrantFormSet
     fields = ["name", "bot", "members", "seed"]
     autocomplete_fields = ["bot", "members"]
@@ -220,28 +306,44 @@ class ReadOnlyEntrantInline(EntrantInline):
         return ", ".join(p.name for p in entrant.members.all()) or "-"
 
 
-class TournamentForm(forms.ModelForm):
-    variant = forms.ChoiceField(help_text="a registered variant")
-    format = forms.ChoiceField()
+@functools.cache
+def tournament_form():
+    return build_tournament_form()
 
-    class Meta:
-        model = Tournament
-        fields = "__all__"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Absent once the tournament started (they are read-only then).
-        if "variant" in self.fields:
-            self.fields["variant"].choices = registry_choices(registry().variants)
-        if "format" in self.fields:
-            self.fields["format"].choices = registry_choices(FORMATS)
+def tournament_fieldsets(draft: bool) -> list:
+    """A draft: a widget per option, grouped per variant and per format (admin_forms). A
+    tournament that started: its settings as they were, read-only (the options as JSON)."""
+    rules, formats = option_fieldsets() if draft else ([], [])
+    json_boxes = [] if draft else ["options"]
+    return [
+        (None, {"fields": ["name", "status", "progress_figure"]}),
+        ("Rules", {"fields": ["variant", "preset", *json_boxes, "players"]}),
+        *rules,
+        (
+            "Format",
+            {
+                "fields": [
+                    "format",
+                    *([] if draft else ["format_options"]),
+                    "metrics",
+                    "games_per_match",
+                    "pairs_per_match",
+                    "seeding",
+                    "seed",
+                ]
+            },
+        ),
+        *formats,
+        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
+    ]
 
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    form = TournamentForm
     list_display = [
         "name",
+        "id",  # names may repeat: the id (and the date) tell them apart
         "variant",
         "format",
         "players",
@@ -257,36 +359,37 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "created_at", "started_at", "finished_at", "progress_figure"]
     actions = ["start_tournaments", "pause_tournaments", "resume_tournaments", "cancel_tournaments"]
     list_select_related = ["table_settings"]
-    fieldsets = [
-        (None, {"fields": ["name", "status", "progress_figure"]}),
-        ("Rules", {"fields": ["variant", "preset", "options", "players"]}),
-        (
-            "Format",
-            {
-                "fields": [
-                    "format",
-                    "format_options",
-                    "metrics",
-                    "games_per_match",
-                    "pairs_per_match",
-                    "seeding",
-                    "seed",
-                ]
-            },
-        ),
-        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
-    ]
     autocomplete_fields = ["created_by"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_progress()
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # Set as the admin's own form (not a keyword), so that the admin still drops the
+        # declared fields that are read-only once the tournament started.
+        self.form = tournament_form()
+        return super().get_form(request, obj, change, **kwargs)
+
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None and obj.status != Tournament.Status.DRAFT:
             # Matches were paired and played under these settings: they stay as they were.
-            fields += Tournament.PLAY_SETTINGS
+            fields += [*Tournament.PLAY_SETTINGS, "deal_seed"]
         return fields
+
+    def get_fieldsets(self, request, obj=None):
+        draft = obj is None or obj.status == Tournament.Status.DRAFT
+        fieldsets = tournament_fieldsets(draft=draft)
+        if draft:
+            return fieldsets  # the organiser may still choose the seed
+        return [
+            (name, {**opts, "fields": [f if f != "seed" else "deal_seed" for f in opts["fields"]]})
+            for name, opts in fieldsets
+        ]
+
+    @admin.display(description="seed")
+    def deal_seed(self, tournament: Tournament) -> str:
+        return shown_seed(tournament.seed, tournament_seed_revealed(tournament))
 
     def get_inlines(self, request, obj):
         if obj is not None and obj.status != Tournament.Status.DRAFT:
@@ -376,6 +479,7 @@ class TableSettingsAdmin(admin.ModelAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(admin.ModelAdmin):
+    form = EntrantForm
     list_display = ["name", "tournament", "seed", "bot", "team"]
     list_filter = ["tournament__status", "tournament__variant"]
     search_fields = ["name", "tournament__name", "bot__name", "members__name"]
@@ -465,7 +569,7 @@ class MatchAdmin(admin.ModelAdmin):
         "key",
         "entrant_a",
         "entrant_b",
-        "seed",
+        "deal_seed",
         "status",
         "attempts",
         "worker",
@@ -487,7 +591,13 @@ class MatchAdmin(admin.ModelAdmin):
         "to_act",
         "turn_deadline",
     ]
-    exclude = ["live_record"]  # the cards of a game in play: not even on the admin's screen
+    # The cards of a game in play: not even on the admin's screen; the seed is shown by
+    # deal_seed, a commitment until the match is done.
+    exclude = ["live_record", "seed"]
+
+    @admin.display(description="seed")
+    def deal_seed(self, match: Match) -> str:
+        return shown_seed(match.seed, match_seed_revealed(match))
 
     def has_add_permission(self, request) -> bool:
         return False  # matches come from the format, not by hand
@@ -564,12 +674,13 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ["termination", "winner_side", "match__tournament__variant"]
     search_fields = ["match__key", "match__tournament__name"]
     list_select_related = ["match", "match__tournament"]
+    exclude = ["seed"]  # shown by deal_seed: a commitment until its match is done
     readonly_fields = [
         "match",
         "index",
         "pair",
         "a_team",
-        "seed",
+        "deal_seed",
         "score_a",
         "score_b",
         "winner_side",
@@ -579,7 +690,12 @@ class GameAdmin(admin.ModelAdmin):
         "actions",
         "replay_link",
         "record",
+        "private",
     ]
+
+    @admin.display(description="seed")
+    def deal_seed(self, game: Game) -> str:
+        return shown_seed(game.seed, match_seed_revealed(game.match))
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -13,6 +13,8 @@ from django.db import transaction
 
 from engine.plugins import registry
 
+from .bot_names import is_qualified, names_a_user, resolve_operator, resolve_qualified
+from .bundles.operator import is_bundle_path, operator_bundle
 from .models import Bot, Entrant, TableSettings, Tournament
 
 BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
@@ -30,26 +32,62 @@ def parse_bot_items(items: Sequence[str]) -> list[str]:
 
 
 def bots_named(names: Sequence[str]) -> list[Bot]:
-    """A Bot row per item: an existing bot of that name, else the registered plugin of that
-    name. A plugin named k times becomes k distinct bots ("random", "random #2", ...), each
-    with its own rating, kept from one run to the next."""
+    """A Bot row per item (tournaments/bot_names.py says how names are read):
+
+    - a registered plugin name, or the name of a bot the operator saved (no owner): that bot; a
+      plugin named k times becomes k distinct bots ("random", "random #2", ...), each with its
+      own rating, kept from one run to the next;
+    - `owner/name` or `owner/name vN`: that user's bot (its newest ready version);
+    - a bundle folder or .zip on disk (run_tournament): the operator's bundle, stored like an
+      upload and run in the jail.
+    Never another user's bot for a bare name."""
     plugins = registry().bots
     seen: Counter[str] = Counter()
     bots = []
     for name in names:
         seen[name] += 1
+        if is_bundle_path(name):
+            if seen[name] > 1:
+                raise ValidationError(f"the bundle {name!r} is named twice: enter it once")
+            if names_a_user(name):
+                raise ValidationError(
+                    f"{name!r} is both a folder here and a user's bot: write ./{name} for the "
+                    "folder"
+                )
+            bots.append(operator_bundle(name))
+            continue
+        if is_qualified(name):
+            bot = resolve_qualified(name)
+            if seen[name] > 1:
+                raise ValidationError(f"{name!r} is named twice: a user's bot is entered once")
+            bots.append(bot)
+            continue
         label = name if seen[name] == 1 else f"{name} #{seen[name]}"
-        existing = Bot.objects.filter(name=label, version="").first()
+        existing = resolve_operator(label)
         if existing is not None:
             bots.append(existing)
             continue
-        base = Bot.objects.filter(name=name, version="").first()
+        base = resolve_operator(name)
         plugin, params = (base.plugin, base.params) if base else (name, {})
         if plugin not in plugins:
             known = ", ".join(sorted(plugins)) or "none"
-            raise ValidationError(f"unknown bot {name!r}; registered bots: {known}")
+            raise ValidationError(
+                f"unknown bot {name!r}; registered bots: {known} (a user's bot is owner/name, "
+                "a bundle a folder or .zip path)"
+            )
         bots.append(Bot.objects.create(name=label, plugin=plugin, params=params))
     return bots
+
+
+def check_enterable(bots: Sequence[Bot]) -> None:
+    """Only ready, active versions are entered in tournaments."""
+    for bot in bots:
+        if not bot.is_enterable:
+            why = f": {bot.status_reason}" if bot.status_reason else ""
+            state = bot.status if bot.is_active else "retired"
+            raise ValidationError(
+                f"{bot.label} is {state}{why}; only ready bots can be entered in a tournament"
+            )
 
 
 def create_tournament(
@@ -89,6 +127,7 @@ def create_tournament(
     if seed is not None:
         tournament.seed = seed
     tournament.full_clean()
+    check_enterable(bots)
     with transaction.atomic():
         tournament.save()
         TableSettings.objects.create(

@@ -28,13 +28,14 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from engine.match import MatchGame, MatchSpec, play_match
+from engine.match import MatchGame, MatchSpec, game_seed, play_match, schedule
 
+from .budgets import playing_spec
+from .game_privacy import private_part, public_record
 from .models import Bot, Entrant, Game, Match, Tournament
 from .ratings import rate_match
 from .scheduling import needs_winner, rated_player_ids
 from .seeds import decider_seed
-from .trust import bot_spec
 
 log = logging.getLogger(__name__)
 
@@ -215,17 +216,18 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
 
 def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> MatchSpec:
     """What the engine plays for a match of this tournament between two bots."""
+    turn_seconds = tournament.table.turn_seconds
     return MatchSpec(
         variant=tournament.variant,
-        side_a=bot_spec(bot_a.plugin, bot_a.params),
-        side_b=bot_spec(bot_b.plugin, bot_b.params),
+        side_a=playing_spec(bot_a, turn_seconds),
+        side_b=playing_spec(bot_b, turn_seconds),
         players=tournament.players,
         options=tournament.options,
         preset=tournament.preset or None,
         games=tournament.games_per_match,
         pairs=tournament.pairs_per_match,
         seed=seed,
-        decision_seconds=tournament.table.turn_seconds or None,
+        decision_seconds=turn_seconds or None,
     )
 
 
@@ -271,6 +273,26 @@ def play_spec(spec: MatchSpec, needs_winner: bool, on_game=None) -> Played:
     )
 
 
+def match_schedule(tournament: Tournament, seed: int) -> list[tuple[int, int | None, int, int]]:
+    """(index, pair, a_team, deal seed) of a match's planned games under this tournament's
+    settings (engine.match.schedule), whoever plays them."""
+    spec = MatchSpec(
+        variant=tournament.variant,
+        side_a="",
+        side_b="",
+        players=tournament.players,
+        games=tournament.games_per_match,
+        pairs=tournament.pairs_per_match,
+        seed=seed,
+    )
+    return schedule(spec)
+
+
+def decider_game_seed(match_seed: int, number: int) -> int:
+    """The deal seed of the `number`th decider: its own one-game match, as played below."""
+    return game_seed(decider_seed(match_seed, number), 0)
+
+
 def _play_deciders(spec: MatchSpec, games: list[MatchGame], on_game) -> tuple[str, int]:
     """Single extra games, sides alternating, each on its own deal, until one has a winner."""
     for number in range(MAX_DECIDERS):
@@ -308,7 +330,7 @@ def game_rows(match_id: int, games: list[MatchGame]) -> list[Game]:
                 pair=g.pair,
                 a_team=g.a_team,
                 seed=g.seed,
-                record=g.result.record,
+                record=public_record(g.result.record),
                 score_a=score_a,
                 score_b=score_b,
                 winner_side=g.winner_side or "",
@@ -316,6 +338,7 @@ def game_rows(match_id: int, games: list[MatchGame]) -> list[Game]:
                 fault_seat=g.result.seat,
                 hands=g.result.hands,
                 actions=g.result.actions,
+                private=private_part(g.result),
             )
         )
     return rows

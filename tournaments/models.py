@@ -26,7 +26,7 @@ class Player(models.Model):
         HUMAN = "human", "human"
         BOT = "bot", "bot"
 
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -56,11 +56,47 @@ class Player(models.Model):
         return self.name
 
 
+def bundle_storage():
+    """Where uploaded bundles are kept: the `bundles` entry of settings.STORAGES (a folder under
+    var/ by default; any Django storage, e.g. S3-compatible, by setting)."""
+    from .bundles.storage import BundleStorage
+
+    return BundleStorage()
+
+
+def bundle_path(bot: Bot, filename: str) -> str:
+    return f"{bot.owner_id or 'operator'}/{bot.name}/v{bot.version}-{bot.sha256[:16]}.zip"
+
+
+class BotQuerySet(models.QuerySet):
+    def enterable(self):
+        """Bots that may be entered in a tournament: active and validated."""
+        return self.filter(is_active=True, status=Bot.Status.READY)
+
+
 class Bot(models.Model):
-    """A registered bot plugin with its parameters. A new version is a new Bot, rated apart."""
+    """A bot: a registered plugin with its parameters, or an uploaded bundle (docs/bots.md).
+    A new version is a new Bot, with a Player of its own, rated apart. A user's bots are known
+    by owner and name (`alice/greedy v3`); names of the registered plugins are reserved for
+    the built-ins (tournaments/bot_names.py)."""
+
+    class Kind(models.TextChoices):
+        PLUGIN = "plugin", "registered plugin"
+        BUNDLE = "bundle", "uploaded bundle"
+
+    class Status(models.TextChoices):
+        VALIDATING = "validating", "validating"
+        READY = "ready", "ready"
+        REJECTED = "rejected", "rejected"
+        RETIRED = "retired", "retired"
+
+    objects = BotQuerySet.as_manager()
 
     name = models.CharField(max_length=100)
-    plugin = models.CharField(max_length=100, help_text="the bot's registered plugin name")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLUGIN)
+    plugin = models.CharField(
+        max_length=100, blank=True, help_text="the bot's registered plugin name (plugin bots)"
+    )
     params = models.JSONField(default=dict, blank=True, help_text="keyword arguments for the bot")
     version = models.CharField(max_length=40, blank=True, default="")
     description = models.TextField(blank=True, default="")
@@ -75,10 +111,38 @@ class Bot(models.Model):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # Uploaded bundles (kind "bundle"): the zip as uploaded, and what validation found.
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.READY, db_index=True
+    )
+    status_reason = models.TextField(
+        blank=True, default="", help_text="why it was rejected, in words its owner can act on"
+    )
+    bundle = models.FileField(storage=bundle_storage, upload_to=bundle_path, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True, default="")
+    size = models.PositiveIntegerField(null=True, blank=True, help_text="bytes of the zip")
+    manifest = models.JSONField(default=dict, blank=True, help_text="its bot.toml")
+    validation = models.JSONField(
+        default=dict, blank=True, help_text="the smoke match: games and terminations per setting"
+    )
+    log = models.TextField(
+        blank=True, default="", help_text="what the bot wrote to standard error (owner and staff)"
+    )
+    validated_at = models.DateTimeField(null=True, blank=True)
+
     class Meta:
         ordering = ["name", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["name", "version"], name="bot_name_version_unique")
+            models.UniqueConstraint(
+                fields=["name", "version"],
+                condition=Q(owner__isnull=True),
+                name="bot_name_version_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "name", "version"],
+                condition=Q(owner__isnull=False),
+                name="bot_owner_name_version_unique",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -86,11 +150,23 @@ class Bot(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.name} v{self.version}" if self.version else self.name
+        """`alice/greedy v3` for a user's bot, `mcts-fast` for the operator's."""
+        name = f"{self.owner.username}/{self.name}" if self.owner_id else self.name
+        return f"{name} v{self.version}" if self.version else name
+
+    @property
+    def is_bundle(self) -> bool:
+        return self.kind == self.Kind.BUNDLE
+
+    @property
+    def is_enterable(self) -> bool:
+        return self.is_active and self.status == self.Status.READY
 
     def clean(self) -> None:
         from .validation import check_bot
 
+        if self.is_bundle:
+            return  # checked when uploaded (tournaments/bundles), validated by a smoke match
         check_bot(self.plugin, self.params)
 
     def save(self, *args, **kwargs):
@@ -198,7 +274,16 @@ class Tournament(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The name with what tells apart two tournaments of one name (names may repeat: every
+        player's table is a tournament, and staff may reuse a name): its id and the day it was
+        created, in the admin, the pages, the API and the commands."""
+        if self.pk is None or self.created_at is None:
+            return self.name
+        return f"{self.name} (#{self.pk}, {self.created_at:%Y-%m-%d})"
 
     def clean(self) -> None:
         from .validation import check_tournament
@@ -220,6 +305,10 @@ class Tournament(models.Model):
 
 class TableSettings(models.Model):
     """RULES.md section 5: the settings of the tables the tournament's games are played at."""
+
+    class Meta:
+        verbose_name = "table settings"
+        verbose_name_plural = "table settings"  # not "table settingss"
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="table_settings"
@@ -253,6 +342,13 @@ class TableSettings(models.Model):
     def __str__(self) -> str:
         return f"table of {self.tournament}"
 
+    def clean(self) -> None:
+        from .validation import check_table_settings
+
+        errors = check_table_settings(self.competitive, self.stake)
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def is_players_table(self) -> bool:
         return self.master_id is not None
@@ -264,7 +360,7 @@ class TableSettings(models.Model):
 
 class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=200)
     bot = models.ForeignKey(
         Bot, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )
@@ -418,6 +514,9 @@ class Game(models.Model):
     fault_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hands = models.PositiveIntegerField(default=0)
     actions = models.PositiveIntegerField(default=0)
+    # The bot's own error message and the seats' logs: never serialized for the public, only
+    # for the owner of the bot and staff (tournaments/game_privacy.py, GET /api/games/{id}/logs/).
+    private = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

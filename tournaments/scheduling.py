@@ -18,10 +18,10 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from .formats import FORMATS, Format, MatchResult, Pairing
+from .formats import FORMATS, Format, FormatError, MatchResult, Pairing
 from .models import Entrant, Match, Rating, Round, Tournament
 from .seeds import derive_seed, match_seed
-from .validation import check_entrant_count, check_tournament
+from .validation import check_entrant_count, check_entry_budgets, check_tournament
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,7 @@ def start(tournament: Tournament) -> None:
             raise ValueError(f"tournament {tournament} is {tournament.status}, not a draft")
         check_tournament(tournament)
         check_entrant_count(tournament, tournament.entrants.count())
+        check_entry_budgets(tournament)
         assign_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
@@ -248,7 +249,14 @@ def standings(tournament: Tournament) -> list[Standing]:
         tournament.entrants.order_by("seed", "id").values_list("id", "name", "bot__player_id")
     )
     ids = [eid for eid, _, _ in entrants]
-    rows = format_of(tournament).standings(ids, results_of(tournament), format_options(tournament))
+    try:
+        rows = format_of(tournament).standings(
+            ids, results_of(tournament), format_options(tournament)
+        )
+    except FormatError:
+        if tournament.status != Tournament.Status.DRAFT:
+            raise
+        return []  # a draft still being filled in (no entrants yet, or one): nothing to rank
     ratings = entrant_ratings(tournament, entrants)
     names = {eid: name for eid, name, _ in entrants}
     return [

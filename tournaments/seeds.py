@@ -1,27 +1,30 @@
 """Every random choice of a tournament derives from its seed and a name (a match key, "seeding"),
-through a hash that is the same in every process and every run: never hash() or the clock."""
+through a one-way hash that is the same in every process and every run: never hash() or the
+clock. One-way, so that a match's seed revealed once it is finished gives neither the
+tournament's seed nor any other match's (engine/seeds.py)."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-# 40 bits keep the engine's game seeds (match seed * 1_000_003 + index) inside a signed 64-bit
-# column, so every game's seed can be stored as it was played.
-SEED_BITS = 40
+from django.conf import settings
+
+from engine.seeds import SEED_BITS, derive
 
 
 def new_tournament_seed() -> int:
-    return secrets.randbits(31)
+    """63 random bits: a seed nobody can guess, or find from its commitment by trying them all."""
+    return secrets.randbits(SEED_BITS)
 
 
 def derive_seed(seed: int, name: str) -> int:
-    digest = hashlib.blake2b(f"{seed}/{name}".encode(), digest_size=SEED_BITS // 8).digest()
-    return int.from_bytes(digest, "big")
+    return derive(seed, name)
 
 
 def match_seed(tournament_seed: int, key: str) -> int:
@@ -35,6 +38,11 @@ def decider_seed(match_seed: int, number: int) -> int:
 
 def daily_seed(day: date, variant: str, rules: Mapping[str, Any], players: int) -> int:
     """The seed of the day's deals (RULES.md section 5, seed 002): every daily table of the same
-    variant, resolved rule options and number of players on the same UTC day deals alike."""
+    variant, resolved rule options and number of players on the same UTC day deals alike.
+    Keyed with the server's secret: otherwise anyone could compute the day's cards from the
+    date, the variant and the options, all of them public."""
     canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"), default=str)
-    return derive_seed(0, f"daily/{day.isoformat()}/{variant}/{players}/{canonical}")
+    name = f"daily/{day.isoformat()}/{variant}/{players}/{canonical}"
+    key = settings.TRUCO_DEAL_SECRET.encode()
+    digest = hmac.new(key, name.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)

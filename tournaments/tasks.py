@@ -49,3 +49,21 @@ def advance_tournament(*, tournament_id: int) -> None:
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def sweep() -> int:
     return dispatch.sweep()
+
+
+@shared_task(
+    bind=True, name="tournaments.validate_bot", acks_late=True, ignore_result=True, max_retries=40
+)
+def validate_bot(self, *, bot_id: int) -> str:
+    """The smoke match of a newly uploaded bot version (tournaments/bundles/validation.py). On
+    a worker that cannot build the jail the version stays `validating` and the task is tried
+    again (another worker, or this one once fixed), rather than rejecting a bot for the
+    server's trouble."""
+    from engine.jail.probe import JailUnavailable
+
+    from .bundles.validation import validate_version
+
+    try:
+        return validate_version(bot_id)
+    except JailUnavailable as exc:
+        raise self.retry(countdown=retry_countdown(30.0), exc=exc) from None

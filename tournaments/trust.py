@@ -26,6 +26,15 @@ def bot_spec(plugin: str, params: Mapping[str, Any] | None) -> BotSpec:
     return BotSpec(plugin, dict(params or {}), isolation=isolation)
 
 
+def spec_for_bot(bot) -> BotSpec:
+    """How a saved Bot runs: an uploaded bundle always in the jail, a plugin as its trust says."""
+    if bot.is_bundle:
+        from .bundles.files import spec_for_bundle
+
+        return spec_for_bundle(bot)
+    return bot_spec(bot.plugin, bot.params)
+
+
 def build_error(plugin: str, params: Mapping[str, Any]) -> str | None:
     """Build a trusted bot once with these parameters: a misspelt or out-of-range parameter is a
     message now, not a forfeit in every game later. Untrusted code is never run in the web

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from engine.errors import OptionError
 from engine.plugins import registry
 
+from .budgets import budget_errors, entry_errors, server_cap
 from .formats import FORMATS, FormatError
 from .formats.standings import validate_metrics
 from .trust import build_error
@@ -57,12 +58,25 @@ def check_format_settings(fmt: str, format_options: Any, metrics: Any) -> dict[s
         FORMATS[fmt].resolve_options({k: v for k, v in format_options.items() if k != "metrics"})
     except FormatError as exc:
         errors.setdefault("format_options", []).append(str(exc))
-    if metrics:
+    if metrics is not None and metrics != []:
         try:
             validate_metrics(metrics)
         except FormatError as exc:
             errors["metrics"] = [str(exc)]
     return errors
+
+
+def check_table_settings(competitive: bool, stake: int) -> dict[str, list[str]]:
+    """RULES.md section 5: chips move only at a competitive table, so a stake at a practice
+    table would never be paid; refused rather than silently ignored."""
+    if stake and not competitive:
+        return {
+            "stake": [
+                f"a stake ({stake} chips) is played only at a competitive table: "
+                "set competitive to true, or the stake to 0 for practice"
+            ]
+        }
+    return {}
 
 
 def check_tournament(tournament) -> None:
@@ -95,9 +109,20 @@ def check_bot(plugin: str, params: Any) -> None:
         raise ValidationError({"plugin": f"unknown bot {plugin!r}; registered bots: {known}"})
     if not isinstance(params, Mapping):
         raise ValidationError({"params": f"must be an object of name: value, not {params!r}"})
+    errors = budget_errors(plugin, params, server_cap(), "this server")
+    if errors:
+        raise ValidationError({"params": errors})
     error = build_error(plugin, params)
     if error:
         raise ValidationError({"params": error})
+
+
+def check_entry_budgets(tournament) -> None:
+    """No entered bot asks more time per decision than the tournament's table allows."""
+    bots = [e.bot for e in tournament.entrants.select_related("bot") if e.bot is not None]
+    errors = entry_errors(bots, tournament.table.turn_seconds)
+    if errors:
+        raise ValidationError(errors)
 
 
 def check_entrant_count(tournament, count: int) -> None:

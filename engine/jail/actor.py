@@ -35,7 +35,7 @@ def jailed_actor(spec, context: MatchContext) -> ProtocolBot:
     if not unsafe_unjailed():
         availability().require()  # refuse before anything starts
     if spec.program is not None:
-        command, files, binds = spec.program.command, spec.program.files, ()
+        command, files, binds = spec.program.command, spec.program.files, spec.program.binds
     else:
         command, binds = shim_command(spec.name)
         files = None
@@ -53,6 +53,19 @@ def jailed_actor(spec, context: MatchContext) -> ProtocolBot:
         return JailedProcess(command, files=files, binds=binds, limits=limits)
 
     return ProtocolBot(connect, match, decision_seconds=context.decision_seconds)
+
+
+def bundle_shim_command(module: str, qualname: str) -> tuple[list[str], tuple[str, ...]]:
+    """(command, read-only binds) that run a Python bundle's Bot class `module:qualname`
+    through the shim: the bundle's folder /bot first on sys.path, then the engine's view (its
+    module is the bundle's, never looked for on the host)."""
+    from .command import BOT_DIR
+
+    paths, binds = python_view("engine")
+    paths = (BOT_DIR, *paths)
+    python = os.path.realpath(sys.executable)
+    command = [python, "-I", "-S", "-B", "-c", _BOOT, str(len(paths)), *paths, module, qualname]
+    return command, binds
 
 
 def shim_command(name: str) -> tuple[list[str], tuple[str, ...]]:

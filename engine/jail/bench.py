@@ -2,8 +2,8 @@
 process and jailed (one jailed process per seat for the whole match, as tournaments play),
 the overhead per decision (median and p99 of a jailed decision's time less an in-process one's)
 and the start-up time of one jailed bot (to its first answer). Wall-clock rates depend on what
-else the machine runs; the CPU time per decision (the runner's and the bots') does not, and
-"hands per CPU second" is the rate one free core would give."""
+else the machine runs (a jailed decision is two wake-ups of two processes, each waiting for a
+core on a busy machine); the runner's CPU time per decision, start-ups included, much less."""
 
 from __future__ import annotations
 
@@ -53,17 +53,16 @@ class TimedActor:
 
 
 def cpu_seconds() -> float:
-    """CPU time of this process and of the (ended) jails it started."""
+    """CPU time of this process (the runner: the bots' own is not counted)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime
 
 
 def play_for(
     seconds: float, isolation: str, variant: str = "paulista"
 ) -> tuple[int, int, float, float]:
-    """(hands, decisions, elapsed, CPU seconds of the runner and the bots) of one
-    random-vs-random match played for about `seconds`."""
+    """(hands, decisions, elapsed, the runner's CPU seconds) of one random-vs-random match
+    played for about `seconds`."""
     spec = MatchSpec(
         variant,
         BotSpec("random", isolation=isolation),
@@ -82,7 +81,7 @@ def play_for(
             if time.perf_counter() - started >= seconds:
                 break
     finally:
-        games.close()  # the match's end: its jails stop, and their CPU time is counted
+        games.close()  # the match's end: its jails stop
     return hands, decisions, time.perf_counter() - started, cpu_seconds() - cpu
 
 
@@ -131,15 +130,12 @@ def run_jail_bench(seconds: float) -> None:
     print(
         f"jail: random vs random, paulista, 2 players, {seconds:g} s each, one process per seat per match"
     )
-    print(
-        f"  {'':<12} {'hands/s':>10} {'decisions/s':>12} {'CPU us/decision':>16} "
-        f"{'hands per CPU second':>21}"
-    )
+    print(f"  {'':<12} {'hands/s':>10} {'decisions/s':>12} {'runner CPU us/decision':>23}")
     for label, isolation in (("in-process", "inprocess"), ("jailed", BENCH_ISOLATION)):
         hands, decisions, elapsed, cpu = play_for(seconds, isolation)
         print(
             f"  {label:<12} {hands / elapsed:>10,.0f} {decisions / elapsed:>12,.0f} "
-            f"{cpu / decisions * 1e6:>16,.1f} {hands / cpu:>21,.0f}",
+            f"{cpu / decisions * 1e6:>23,.1f}",
             flush=True,
         )
     base = in_process_decision_seconds()

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from tournaments.api.serializers import MAX_GAMES_PER_MATCH
 from tournaments.models import Bot
+from tournaments.validation import check_table_settings
 
 
 class ActSerializer(serializers.Serializer):
@@ -33,7 +35,8 @@ class QuickMatchSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
-        help_text="a bot id, or a bot plugin name; empty: free seats for people",
+        help_text="a bot id, a built-in bot's name (random, heuristic...), or a user's bot as "
+        "owner/name or owner/name vN; empty: free seats for people",
     )
     players = serializers.IntegerField(default=2, min_value=1, max_value=12)
     preset = serializers.CharField(default="", allow_blank=True, max_length=50)
@@ -63,15 +66,31 @@ class QuickMatchSerializer(serializers.Serializer):
             raise serializers.ValidationError("options must be an object of name: value")
         return value
 
+    def validate(self, attrs):
+        errors = check_table_settings(attrs["competitive"], attrs["stake"])
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
     def validate_bot(self, value: str):
         if not value:
             return None
         if value.isdigit():
-            bot = Bot.objects.filter(pk=int(value[:18]), is_active=True).first()
+            bot = Bot.objects.enterable().filter(pk=int(value[:18])).first()
             if bot is None:
-                raise serializers.ValidationError(f"no active bot with id {value}")
+                raise serializers.ValidationError(f"no ready bot with id {value}")
             return bot
         from engine.plugins import registry
+        from tournaments.bot_names import is_qualified, resolve_qualified
+        from tournaments.builders import check_enterable
+
+        if is_qualified(value):
+            try:
+                bot = resolve_qualified(value)
+                check_enterable([bot])
+            except DjangoValidationError as exc:
+                raise serializers.ValidationError(exc.messages) from None
+            return bot
 
         if value not in registry().bots:
             known = ", ".join(sorted(registry().bots))
@@ -193,3 +212,6 @@ class MyMatchSerializer(serializers.Serializer):
     opponent = serializers.CharField()
     waiting = serializers.CharField()
     your_turn = serializers.BooleanField()
+    table = serializers.BooleanField(
+        help_text="a player's own table (the play page lists those), not a tournament match"
+    )

@@ -321,7 +321,9 @@ def my_matches(player: Player, limit: int = 50) -> list[dict]:
             Q(entrant_a__members=player) | Q(entrant_b__members=player),
             entrant_b__isnull=False,
         )
-        .select_related("tournament", "entrant_a__bot", "entrant_b__bot", "live")
+        .select_related(
+            "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot", "live"
+        )
         .prefetch_related(
             Prefetch("entrant_a__members", members), Prefetch("entrant_b__members", members)
         )
@@ -351,6 +353,7 @@ def my_matches(player: Player, limit: int = 50) -> list[dict]:
                 "opponent": opponent.name,
                 "waiting": live.waiting if live is not None else "start",
                 "your_turn": your_turn,
+                "table": match.tournament.table.is_players_table,
             }
         )
     return out

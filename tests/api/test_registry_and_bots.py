@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import BotFactory, EntrantFactory, UserFactory
+from tests.factories import BotFactory, EntrantFactory, PlayerFactory, UserFactory
 from tests.surface import client_for
 from tournaments.models import Bot, Player
 
@@ -90,11 +90,12 @@ def test_renaming_a_bot_renames_its_player(user, user_api):
     response = user_api.patch(f"/api/bots/{bot.pk}/", {"version": "2"}, format="json")
     assert response.status_code == 200
     bot.player.refresh_from_db()
-    assert bot.player.name == "old v2"
+    assert bot.player.name == f"{user.username}/old v2"  # a user's bot: owner/name
 
 
-def test_a_bot_name_taken_by_a_player_is_a_400_not_a_crash(user_api, human):
-    response = user_api.post("/api/bots/", {"name": human.name, "plugin": "random"}, format="json")
+def test_a_bot_name_taken_by_a_player_is_a_400_not_a_crash(user, user_api):
+    PlayerFactory(name=f"{user.username}/mine")
+    response = user_api.post("/api/bots/", {"name": "mine", "plugin": "random"}, format="json")
     assert response.status_code == 400
     assert "taken" in response.json()["name"][0]
 
@@ -127,3 +128,11 @@ def test_token_authentication(api, user):
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     created = api.post("/api/bots/", {"name": "by-token", "plugin": "random"}, format="json")
     assert created.status_code == 201 and created.json()["owner"] == user.username
+
+
+def test_every_bot_plugin_has_a_one_line_summary(api):
+    plugins = {p["name"]: p["summary"] for p in api.get("/api/bot-plugins/").json()}
+    assert all(summary and "\n" not in summary for summary in plugins.values()), plugins
+    assert "uniformly among the legal actions" in plugins["random"]
+    assert "Monte Carlo tree search" in plugins["mcts"]
+    assert "rule-based" in plugins["heuristic"]

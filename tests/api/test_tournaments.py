@@ -280,3 +280,42 @@ def test_the_bracket_can_show_one_round_of_a_league(staff_api, api):
     one = api.get(f"/api/tournaments/{tid}/bracket/?round=2").json()
     assert [r["number"] for r in one["sections"][0]["rounds"]] == [2]
     assert api.get(f"/api/tournaments/{tid}/bracket/?round=two").status_code == 400
+
+
+def test_a_stake_at_a_practice_table_is_a_400_saying_why(staff_api):
+    body = payload(table={"competitive": False, "stake": 50})
+    response = staff_api.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 400
+    assert "only at a competitive table" in response.json()["table"]["stake"][0]
+    assert not Tournament.objects.exists()
+    # Competitive is the default: a stake alone is fine; turning competitive off later is not.
+    created = staff_api.post("/api/tournaments/", payload(table={"stake": 50}), format="json")
+    assert created.status_code == 201, created.json()
+    url = f"/api/tournaments/{created.json()['id']}/"
+    off = staff_api.patch(url, {"table": {"competitive": False}}, format="json")
+    assert off.status_code == 400 and "stake" in off.json()["table"]
+    practice = staff_api.patch(url, {"table": {"competitive": False, "stake": 0}}, format="json")
+    assert practice.status_code == 200 and practice.json()["table"]["stake"] == 0
+
+
+@pytest.mark.parametrize("metrics", [5, True, {"a": 1}, [1, 2], [{"x": 1}], "buchholz"])
+def test_metrics_of_the_wrong_shape_are_a_400_not_a_500(staff_api, metrics):
+    response = staff_api.post("/api/tournaments/", payload(metrics=metrics), format="json")
+    assert response.status_code == 400, response.content
+    assert "metrics" in response.json()
+
+
+def test_metrics_as_a_list_of_known_names_are_accepted(staff_api):
+    body = payload(format="round-robin", metrics=["match_points", "buchholz"])
+    response = staff_api.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["metrics"] == ["match_points", "buchholz"]
+
+
+@pytest.mark.parametrize("endpoint", ["/api/ratings/", "/api/tournaments/"])
+def test_an_unknown_variant_filter_is_a_400_naming_the_registered_ones(api, endpoint):
+    response = api.get(f"{endpoint}?variant=bisca")
+    assert response.status_code == 400
+    message = response.json()["variant"][0]
+    assert "unknown variant bisca" in message and "paulista" in message
+    assert api.get(f"{endpoint}?variant=paulista").status_code == 200

@@ -29,6 +29,8 @@ class SlowOnce(Bot):
     """Sleeps past the deadline on its first decision of the game only (told by the
     observation, since a child killed at its deadline comes back as a fresh bot)."""
 
+    parameters = ("sleep",)
+
     def act(self, observation):
         mine = [a for s, a in observation.history if s == observation.seat]
         if observation.hand_no == 0 and not mine and not observation.tricks:
@@ -37,6 +39,8 @@ class SlowOnce(Bot):
 
 
 class AlwaysSlow(Bot):
+    parameters = ("sleep",)
+
     def act(self, observation):
         time.sleep(float(self.params.get("sleep", 0.3)))
         return observation.legal[0]
@@ -73,6 +77,8 @@ class Snoops(Bot):
 class Phones(Bot):
     """Plays like `random` but breaks if it can reach the port named in its parameters (the
     runner's database, say) over the network."""
+
+    parameters = ("port",)
 
     def act(self, observation):
         import socket

@@ -19,7 +19,7 @@ import pytest
 from engine import plugins
 from engine.jail import probe
 
-# postgres_url and services_env come from tests/conftest.py (tests/e2e_support.py).
+# postgres_url and services_env are fixtures of every test (tests/conftest.py).
 from ..tournaments.conftest import (  # noqa: F401 (fixtures)
     make_tournament,
     random_bots,
@@ -117,7 +117,9 @@ def _hostile_processes() -> list[str]:
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if b"hostile_plugin" in cmdline and state != "Z":
+        # Of this checkout only (its path is on the shim's command line): other checkouts on
+        # the machine may be running these tests too.
+        if b"hostile_plugin" in cmdline and PROJECT.encode() in cmdline and state != "Z":
             uid = os.stat(f"/proc/{entry}").st_uid
             found.append(f"{entry} {state} {uid} {cmdline[-80:]!r}")
     return found

@@ -10,6 +10,7 @@ module is). Those are what a real attacker would guess too.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -20,8 +21,10 @@ from engine.bot import Bot
 from engine.hookspecs import hookimpl
 
 MARKER = "hostile-secret-7d1c"  # in the runner's environment; never in anything a bot gets
-SECRET_DIR = "/tmp/truco-hostile-secrets"  # a world-readable SQLite file and a sentinel pid
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# A world-readable SQLite file and a sentinel pid, one folder per checkout (several checkouts
+# may run these tests at once on one machine).
+SECRET_DIR = "/tmp/truco-hostile-secrets-" + hashlib.sha256(PROJECT.encode()).hexdigest()[:12]
 
 
 def note(text: str) -> None:

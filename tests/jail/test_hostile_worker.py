@@ -14,7 +14,7 @@ import pytest
 
 from tournaments.workers import stop_worker, worker_command
 
-from ..tournaments.conftest import PROJECT_DIR, parse_json_output, sql
+from ..e2e_support import PROJECT_DIR, parse_json_output, sql
 from .conftest import (
     SYSTEM_PYTHON,
     as_ordinary_user,

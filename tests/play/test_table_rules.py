@@ -156,6 +156,26 @@ def test_stake_a_player_without_enough_chips_cannot_sit_at_a_staked_table():
     assert table.status_code == 400 and "you have 10 chips" in str(table.json()["stake"])
 
 
+def test_stake_at_a_practice_table_is_refused_with_the_reason():
+    ana = PlayerFactory()
+    table = client(ana).post(
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": "random", "competitive": False, "stake": 50},
+        format="json",
+    )
+    assert table.status_code == 400
+    assert "only at a competitive table" in str(table.json()["stake"])
+    match_id = own_table(ana, competitive=True, stake=20)["match"]
+    practice = client(ana).patch(url(match_id, "table"), {"competitive": False}, format="json")
+    assert (
+        practice.status_code == 400 and "only at a competitive table" in practice.json()["detail"]
+    )
+    both = client(ana).patch(
+        url(match_id, "table"), {"competitive": False, "stake": 0}, format="json"
+    )
+    assert both.status_code == 200 and both.json()["competitive"] is False
+
+
 def test_competitive_off_practice_moves_no_chips_and_gives_no_points():
     match, (ana, bea) = tournament_table(competitive=False, stake=100)
     client(ana, "10.0.0.1").post(url(match, "open"))

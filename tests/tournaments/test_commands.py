@@ -112,6 +112,7 @@ def test_run_tournament_bad_input_exits_2_with_a_message(args, message):
         run(*args)
     assert error.value.returncode == 2
     assert message in str(error.value)
+    assert not Tournament.objects.exists()  # no draft left behind for the admin to show
 
 
 def test_run_tournament_bad_arguments_exit_2_from_the_command_line():
@@ -126,10 +127,13 @@ def test_run_tournament_bad_arguments_exit_2_from_the_command_line():
     assert result.stdout == ""
 
 
-def test_run_tournament_on_a_database_not_yet_migrated_says_what_to_do(tmp_path):
+@pytest.mark.parametrize(
+    "command", [["run_tournament", "--bots", "random*2"], ["bench_stack", "--skip-stack"]]
+)
+def test_a_command_on_a_database_not_yet_migrated_says_what_to_do(tmp_path, command):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     result = subprocess.run(
-        [sys.executable, "manage.py", "run_tournament", "--bots", "random*2"],
+        [sys.executable, "manage.py", *command],
         cwd=PROJECT_DIR,
         env={**env, "TRUCO_VAR_DIR": str(tmp_path)},
         capture_output=True,
@@ -138,6 +142,29 @@ def test_run_tournament_on_a_database_not_yet_migrated_says_what_to_do(tmp_path)
     assert result.returncode == 2
     assert "run `python manage.py migrate` first" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.services
+def test_run_tournament_refused_on_the_services_leaves_no_draft_in_postgresql(
+    services_env, postgres_url
+):
+    """On PostgreSQL with a real worker on Redis: the refused run's draft is really gone (what
+    the admin would have listed as "0/0"), not only rolled back with a test transaction."""
+    from .conftest import sql
+
+    name = f"lonely-{os.getpid()}"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "run_tournament", "--bots", "heuristic", "--name", name]
+        + ["--workers", "1"],
+        cwd=PROJECT_DIR,
+        env=services_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "at least 2 entrants, it has 1" in result.stderr
+    assert sql(postgres_url, "SELECT id FROM tournaments_tournament WHERE name = %s", name) == []
 
 
 def test_soak_refuses_bad_settings_with_exit_code_2():

@@ -123,3 +123,10 @@ def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
 def test_the_services_that_play_no_bot_keep_dockers_default_confinement():
     for name in ("migrate", "beat", "db", "redis"):
         assert "security_opt" not in SERVICES[name]
+
+
+def test_the_web_server_and_the_workers_share_the_uploaded_bundles():
+    """The web process stores uploads under var/bundles; the workers unpack them from there."""
+    assert "bundles" in COMPOSE["volumes"]
+    for service in ("web", "worker"):
+        assert "bundles:/app/var/bundles" in SERVICES[service]["volumes"]

@@ -52,7 +52,9 @@ def test_the_demo_runs_the_whole_main_job_with_no_server_installed(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     out = result.stdout
-    assert f"SQLite database {tmp_path / 'truco_arena.sqlite3'} is up to date" in out
+    database = f"SQLite database {tmp_path / 'truco_arena.sqlite3'}"
+    assert re.search(rf"{re.escape(database)}: new, set up \(\d+ migrations applied\)", out)
+    assert "is up to date" not in out
     assert f"broker in {tmp_path / 'broker'}" in out
     password = re.search(r"log in as admin / (\S+)", out).group(1)
     assert (tmp_path / "admin-password.txt").read_text().strip() == password
@@ -79,6 +81,13 @@ def test_the_demo_runs_the_whole_main_job_with_no_server_installed(tmp_path):
     )
     assert again.returncode == 0, again.stderr[-3000:]
     assert f"log in as admin / {password}" in again.stdout  # the same account, still usable
+    assert f"{database} is up to date" in again.stdout
+    # The second demo replaced the first one's tournament instead of adding another.
+    first_id = int(re.search(r"/tournaments/(\d+)/", out).group(1))
+    assert f"replaced the previous demo tournament (#{first_id})" in again.stdout
+    with sqlite3.connect(tmp_path / "truco_arena.sqlite3") as db:
+        ids = [i for (i,) in db.execute("SELECT id FROM tournaments_tournament")]
+    assert len(ids) == 1 and ids[0] != first_id
 
 
 def test_the_demo_refuses_a_port_in_use_with_exit_code_2(tmp_path):

@@ -5,8 +5,10 @@ game records as a JSON-lines download."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from django import forms
 from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
@@ -188,7 +190,7 @@ def test_a_started_tournament_keeps_its_rules_and_entrants(staff_client, played)
         form[f"entrants-{i}-id"] = str(entrant.pk)
         form[f"entrants-{i}-tournament"] = str(played.pk)
     response = staff_client.post(url, form)
-    assert response.status_code == 302, response.content.decode()[:3000]
+    assert response.status_code == 302, admin_errors(response)
     played.refresh_from_db()
     assert played.name == "Renamed Cup" and played.variant == "paulista"
 
@@ -230,3 +232,196 @@ def test_entrants_of_a_draft_are_checked(staff_client, db):
     form["entrants-1-bot"] = str(BotFactory().pk)
     assert staff_client.post(url, form).status_code == 302
     assert tournament.entrants.count() == 2
+
+
+# --- the tournament form: widgets from the option schemas ---------------------------------
+
+
+def form_data(response) -> dict:
+    """What a browser would post for the form as rendered: every field at its shown value,
+    the inlines' management forms, and no inline rows."""
+    form = response.context["adminform"].form
+    data: dict = {}
+    for field in form:
+        value = field.value()
+        widget = field.field.widget
+        if isinstance(field.field, forms.BooleanField):
+            if value:
+                data[field.html_name] = "on"
+        elif isinstance(widget, forms.MultiWidget):
+            for i, part in enumerate(widget.decompress(value)):
+                data[f"{field.html_name}_{i}"] = part or ""
+        elif value is not None:
+            data[field.html_name] = field.field.prepare_value(value)
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        data[f"{formset.prefix}-TOTAL_FORMS"] = "0"
+        data[f"{formset.prefix}-INITIAL_FORMS"] = "0"
+    return data
+
+
+def add_entrants(data: dict, *bots) -> dict:
+    data["entrants-TOTAL_FORMS"] = str(len(bots))
+    for i, bot in enumerate(bots):
+        data[f"entrants-{i}-bot"] = str(bot.pk)
+        data[f"entrants-{i}-name"] = ""  # left empty: filled from the bot
+    return data
+
+
+def test_the_add_form_has_a_widget_per_option_of_each_variant_and_format(staff_client):
+    page = staff_client.get(reverse("admin:tournaments_tournament_add")).content.decode()
+    assert 'name="options"' not in page and 'name="format_options"' not in page
+    # choices -> select, integers -> number, booleans -> checkbox, presets -> select
+    assert re.search(r'<select name="rule__paulista__deck"[^>]*>', page)
+    assert re.search(r'<input type="number" name="rule__paulista__target"[^>]*max="30"', page)
+    assert re.search(
+        r'<input type="checkbox" name="rule__paulista__covered_cards"[^>]*checked', page
+    )
+    assert re.search(r'<select name="rule__argentino__target"', page)  # 30 or 15: a select
+    assert re.search(
+        r'<input type="text" name="rule__mineiro__ladder"[^>]*value="2, 4, 8, 12"', page
+    )
+    assert re.search(r'<select name="preset"', page) and '<optgroup label="Truco Mineiro">' in page
+    assert 'value="mineiro-pagat"' in page
+    assert re.search(r'<input type="checkbox" name="fmt__single-elimination__third_place"', page)
+    assert re.search(r'<input type="number" name="fmt__swiss__rounds"', page)
+    assert re.search(r'<select name="metrics_0"', page) and ">Buchholz<" in page
+    assert "fieldset" in page and "rule-options-truc-tete" in page
+    assert "admin_tournament.js" in page
+
+
+def test_posting_the_add_form_creates_the_tournament_with_its_options_and_entrants(
+    staff_client,
+):
+    url = reverse("admin:tournaments_tournament_add")
+    data = form_data(staff_client.get(url))
+    bots = [BotFactory(), BotFactory(), BotFactory(), BotFactory()]
+    data.update(
+        {
+            "name": "Admin Cup",
+            "variant": "paulista",
+            "rule__paulista__deck": "clean",
+            "rule__paulista__target": "15",
+            "format": "swiss",
+            "fmt__swiss__rounds": "2",
+            "metrics_0": "buchholz",
+            "metrics_1": "",
+            "metrics_2": "match_points",
+            "games_per_match": "2",
+            "seeding": "order",
+        }
+    )
+    data.pop("rule__paulista__covered_cards", None)  # unchecked
+    response = staff_client.post(url, add_entrants(data, *bots))
+    assert response.status_code == 302, admin_errors(response)
+    tournament = Tournament.objects.get(name="Admin Cup")
+    assert tournament.options == {"deck": "clean", "target": 15, "covered_cards": False}
+    assert tournament.format_options == {"rounds": 2}
+    assert tournament.metrics == ["buchholz", "match_points"]
+    assert sorted(e.name for e in tournament.entrants.all()) == sorted(b.label for b in bots)
+    # The change form shows what was saved.
+    change = staff_client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+    shown = form_data(change)
+    assert shown["rule__paulista__deck"] == "clean" and shown["rule__paulista__target"] == 15
+    assert "rule__paulista__covered_cards" not in shown and shown["metrics_0"] == "buchholz"
+
+
+def test_a_preset_saves_only_what_differs_from_it(staff_client):
+    url = reverse("admin:tournaments_tournament_add")
+    data = form_data(staff_client.get(url))
+    data.update({"name": "Pagat", "variant": "mineiro", "preset": "mineiro-pagat"})
+    # The fields as the preset fills them in, with one change of our own.
+    data["rule__mineiro__ladder"] = "1, 3, 6, 9, 12"
+    data.pop("rule__mineiro__first_tie_showdown", None)
+    data["rule__mineiro__no_winning_raise"] = "on"
+    data["rule__mineiro__target"] = "20"
+    response = staff_client.post(url, add_entrants(data, BotFactory(), BotFactory()))
+    assert response.status_code == 302, admin_errors(response)
+    tournament = Tournament.objects.get(name="Pagat")
+    assert tournament.preset == "mineiro-pagat" and tournament.options == {"target": 20}
+
+
+@pytest.mark.parametrize(
+    "changes, field, message",
+    [
+        ({"rule__paulista__target": "99"}, "rule__paulista__target", "from 3 to 30, not 99"),
+        (
+            {"variant": "mineiro", "rule__mineiro__ladder": "4, 2"},
+            "rule__mineiro__ladder",
+            "increasing",
+        ),
+        ({"variant": "mineiro", "rule__mineiro__ladder": "two"}, "rule__mineiro__ladder", "whole"),
+        ({"preset": "mineiro-pagat"}, "preset", "unknown preset 'mineiro-pagat'"),
+        ({"metrics_0": "buchholz", "metrics_1": "buchholz"}, "metrics", "must not repeat"),
+        ({"players": "3"}, "players", "played by 2 or 4 players"),
+        (
+            {"format": "swiss", "fmt__swiss__rounds": "0"},
+            "fmt__swiss__rounds",
+            "option 'rounds' must be a positive integer",
+        ),
+        ({"games_per_match": "0", "pairs_per_match": "0"}, "games_per_match", "at least one"),
+    ],
+)
+def test_the_form_refuses_what_the_api_refuses_with_the_same_message(
+    staff_client, changes, field, message
+):
+    url = reverse("admin:tournaments_tournament_add")
+    data = form_data(staff_client.get(url))
+    data.update({"name": "Bad", "variant": "paulista"})
+    data.update(changes)
+    response = staff_client.post(url, add_entrants(data, BotFactory(), BotFactory()))
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert field in errors and message in " ".join(errors[field]), errors
+    assert not Tournament.objects.exists()
+
+
+def test_a_stake_at_a_practice_table_is_refused_in_the_admin(staff_client):
+    url = reverse("admin:tournaments_tournament_add")
+    data = form_data(staff_client.get(url))
+    data.update({"name": "Practice", "variant": "paulista"})
+    data.update(
+        {
+            "table_settings-TOTAL_FORMS": "1",
+            "table_settings-0-turn_seconds": "30",
+            "table_settings-0-stake": "50",
+            "table_settings-0-disconnect_grace_seconds": "180",
+        }
+    )
+    response = staff_client.post(url, add_entrants(data, BotFactory(), BotFactory()))
+    assert response.status_code == 200
+    assert "only at a competitive table" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_team_entrant_without_a_name_is_named_after_its_players(staff_client):
+    tournament = TournamentFactory()
+    ana, bea = PlayerFactory(name="Ana"), PlayerFactory(name="Bea")
+    url = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    data = form_data(staff_client.get(url))
+    data.update(
+        {
+            "entrants-TOTAL_FORMS": "2",
+            "entrants-0-members": [str(ana.pk)],
+            "entrants-0-name": "",
+            "entrants-1-members": [str(bea.pk)],
+            "entrants-1-name": "",
+        }
+    )
+    response = staff_client.post(url, data)
+    assert response.status_code == 302, admin_errors(response)
+    assert sorted(tournament.entrants.values_list("name", flat=True)) == ["Ana", "Bea"]
+
+
+def test_the_admin_index_says_table_settings_once(staff_client):
+    page = staff_client.get(reverse("admin:index")).content.decode()
+    assert "Table settings" in page and "settingss" not in page
+
+
+def admin_errors(response) -> str:
+    context = response.context
+    if not context:
+        return response.content.decode()[:2000]
+    form = context["adminform"].form
+    inlines = [f.errors for i in context["inline_admin_formsets"] for f in i.formset.forms]
+    return f"{form.errors} {inlines}"

@@ -4,46 +4,18 @@ play table. Skipped, saying why, when Chromium or Playwright is not installed.""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from .conftest import CHROMIUM, chromium_found
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+if not chromium_found():
     pytest.skip(
         f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)",
         allow_module_level=True,
     )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    # Playwright's sync API runs an event loop: Django must allow its ORM calls around it.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            yield browser
-            browser.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
@@ -96,14 +68,16 @@ def test_a_human_plays_a_card_at_the_table(page, live_server, settings):
     for _ in range(5):
         if page.locator("#actions button.card").count():
             break
-        page.locator("#actions button").first.click()
+        page.locator("#actions button[data-action=accept]").first.click()
         page.wait_for_selector("#actions button")
     card = page.locator("#actions button.card").first
     played_card = card.get_attribute("data-card")
     card.click()
-    # The card lands on the table: the hand's history says so.
+    # The card lands on the table: in front of the seat, in a trick, in the hand's log or, if
+    # it ended the hand, in the hand's summary.
     page.wait_for_function(
-        "code => document.querySelector('#board').innerText.includes('play ' + code)",
+        """code => ['#board .played', '#board .tricks', '#log', '#hand-summary'].some(
+            (where) => document.querySelector(where + ' [data-card="' + code + '"]'))""",
         arg=played_card,
     )
 

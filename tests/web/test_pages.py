@@ -3,11 +3,14 @@ league), a match with its games, the replay viewer, the ratings, and the play pa
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import TournamentFactory
 from tournaments.models import Game, Match
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +84,7 @@ def test_play_needs_an_account_and_signup_gives_one(client, db):
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="lucia").exists()
     page = text(client.get(reverse("web:play")))
-    assert "Practice against a bot" in page and "heuristic" in page
+    assert "New table" in page and "heuristic" in page
 
 
 def test_sign_in_page(client, user):
@@ -108,3 +111,63 @@ def test_a_league_page_shows_one_round_at_a_time(client, league):
     assert '<a href="?round=1">1</a>' in latest and "<strong>3</strong>" in latest
     first = text(client.get(reverse("web:tournament", args=[league.pk]) + "?round=1"))
     assert "<strong>1</strong>" in first and "R1-1" in first and "R3-1" not in first
+
+
+def test_the_ratings_page_opens_on_the_variant_just_rated(client, played):
+    page = text(client.get(reverse("web:ratings")))
+    assert '<option value="paulista" selected>' in page  # not Argentino, first by name
+    assert "Nobody is rated" not in page and "±" in page
+
+
+def test_the_ratings_page_without_ratings_opens_on_the_first_variant(client, db):
+    page = text(client.get(reverse("web:ratings")))
+    assert '<option value="argentino" selected>' in page and "Nobody is rated" in page
+
+
+def test_the_match_page_says_which_seats_each_side_played(client, played):
+    match = Match.objects.get(tournament=played, key="W2-1")
+    page = text(client.get(reverse("web:match", args=[match.pk])))
+    a, b = match.entrant_a.name, match.entrant_b.name
+    game = Game.objects.filter(match=match).first()
+    seats = ("seat 0", "seat 1") if game.a_team == 0 else ("seat 1", "seat 0")
+    assert f"{a} {seats[0]} · {b} {seats[1]}" in page
+    assert "<th" in page and ">Seats</th>" in page and " played</th>" not in page
+
+
+def test_the_replay_says_what_it_shows(client, played):
+    game = Game.objects.filter(match__tournament=played).first()
+    page = text(client.get(reverse("web:replay", args=[game.pk])))
+    assert "Every card is shown" not in page
+    assert "face down (covered) stays face down" in page
+
+
+def test_every_page_has_a_favicon(client, played):
+    from django.contrib.staticfiles import finders
+
+    page = text(client.get("/"))
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', page).group(1)
+    assert finders.find(icon.removeprefix("/static/"))
+    answer = client.get("/favicon.ico")  # what browsers ask for on the admin's pages too
+    assert answer.status_code == 301 and answer["Location"] == icon
+
+
+def test_tournaments_of_one_name_are_told_apart_by_id_and_date(client, staff_api, played):
+    twin = TournamentFactory(name=played.name)
+    listing = text(client.get("/"))
+    assert f"#{played.pk}</span>" in listing and f"#{twin.pk}</span>" in listing
+    day = played.created_at.strftime("%Y-%m-%d")
+    assert str(played) == f"Played Cup (#{played.pk}, {day})"
+    detail = text(client.get(reverse("web:tournament", args=[twin.pk])))
+    assert f"#{twin.pk}, created {day}" in detail
+    labels = {t["id"]: t["label"] for t in staff_api.get("/api/tournaments/").json()["results"]}
+    assert labels[twin.pk] == f"Played Cup (#{twin.pk}, {day})" != labels[played.pk]
+
+
+@pytest.mark.parametrize(
+    "fmt", ["single-elimination", "double-elimination", "round-robin", "swiss"]
+)
+def test_a_draft_without_entrants_yet_has_a_page_and_standings(client, api, fmt):
+    draft = TournamentFactory(format=fmt)
+    assert "Standings" in text(client.get(reverse("web:tournament", args=[draft.pk])))
+    standings = api.get(f"/api/tournaments/{draft.pk}/standings/")
+    assert standings.status_code == 200 and standings.json()["rows"] == []

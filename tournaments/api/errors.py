@@ -1,9 +1,16 @@
 """Turning every expected failure into a 400 with a message, so that no input gives a 500: model
-validation, lifecycle refusals, protected rows, malformed records, and values out of the
-database's range (an id of 30 digits)."""
+validation, lifecycle refusals, protected rows, malformed records, values out of the
+database's range (an id of 30 digits), and request bodies too large (413) or with too many
+fields. `exception_handler` does it for every API view (REST_FRAMEWORK's EXCEPTION_HANDLER)."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import (
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError
@@ -12,6 +19,7 @@ from rest_framework import exceptions, serializers
 from engine.errors import RecordError, TrucoError
 
 from ..lifecycle import LifecycleError
+from .parsers import BodyTooLarge
 
 
 class BadRequest(exceptions.APIException):
@@ -47,7 +55,28 @@ def as_api_error(exc: Exception) -> Exception:
         return BadRequest("a value is out of range")
     if isinstance(exc, IntegrityError):
         return BadRequest("this conflicts with existing data")
+    if isinstance(exc, RequestDataTooBig):
+        return BodyTooLarge(
+            f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+        )
+    if isinstance(exc, TooManyFieldsSent):
+        return BadRequest(
+            f"the request has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} fields"
+        )
+    if isinstance(exc, TooManyFilesSent):
+        return BadRequest(
+            f"the request has more than {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files"
+        )
+    if isinstance(exc, RecursionError):
+        return BadRequest("the request is nested too deeply")
     return exc
+
+
+def exception_handler(exc, context):
+    """DRF's handler, after the expected failures above became API errors with a message."""
+    from rest_framework.views import exception_handler as drf_exception_handler  # imports us
+
+    return drf_exception_handler(as_api_error(exc), context)
 
 
 class FriendlyErrorsMixin:
@@ -55,3 +84,32 @@ class FriendlyErrorsMixin:
 
     def handle_exception(self, exc):
         return super().handle_exception(as_api_error(exc))
+
+
+def is_api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def unknown_api_url(request, *args, **kwargs):
+    """The last /api/ route: an unknown API URL answers a JSON 404 (not Django's HTML page or,
+    with DEBUG on, its URL list), whatever the method."""
+    from django.http import JsonResponse
+
+    return JsonResponse(
+        {
+            "detail": f"no API endpoint at {request.path}; the list is at /api/, the docs at /api/docs/"
+        },
+        status=404,
+    )
+
+
+def not_found(request, exception=None):
+    """handler404: JSON under /api/ (an Http404 raised outside DRF's own handling), Django's
+    page elsewhere."""
+    if is_api_path(request.path):
+        from django.http import JsonResponse
+
+        return JsonResponse({"detail": "not found"}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters as filters
 from django.db.models import Q
+from django.utils.functional import lazy
 
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
 
@@ -18,8 +19,34 @@ class IdFilter(filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
+def variant_choices() -> list[tuple[str, str]]:
+    from engine.plugins import registry
+
+    return [(name, variant.title) for name, variant in sorted(registry().variants.items())]
+
+
+class VariantFilter(filters.ChoiceFilter):
+    """A registered variant name: an unknown one (`?variant=bisca`) is a 400 naming the valid
+    ones, not an empty list that reads as "nobody is rated"."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("choices", variant_choices)
+        kwargs.setdefault("error_messages", {"invalid_choice": unknown_variant_message()})
+        super().__init__(*args, **kwargs)
+
+
+def _unknown_variant_message() -> str:
+    names = ", ".join(name for name, _ in variant_choices()) or "none"
+    return f"unknown variant %(value)s; registered variants: {names}"
+
+
+# Lazy: the plugins are loaded when the first request is checked, not when urls are imported.
+unknown_variant_message = lazy(_unknown_variant_message, str)
+
+
 class TournamentFilter(filters.FilterSet):
     name = filters.CharFilter(lookup_expr="icontains")
+    variant = VariantFilter()
     player = IdFilter(method="filter_player", label="tournaments a player (or bot) entered")
 
     class Meta:
@@ -78,7 +105,7 @@ class BotFilter(filters.FilterSet):
 
     class Meta:
         model = Bot
-        fields = ["plugin", "is_active", "owner"]
+        fields = ["plugin", "is_active", "owner", "kind", "status"]
 
 
 class PlayerFilter(filters.FilterSet):
@@ -90,6 +117,7 @@ class PlayerFilter(filters.FilterSet):
 
 
 class RatingFilter(filters.FilterSet):
+    variant = VariantFilter()
     kind = filters.ChoiceFilter(field_name="player__kind", choices=Player.Kind.choices)
     player = IdFilter(field_name="player_id")
     min_matches = filters.NumberFilter(

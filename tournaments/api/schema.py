@@ -14,6 +14,8 @@ SCHEMA_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "SeedingEnum": "tournaments.models.Tournament.Seeding",
         "PlayerKindEnum": "tournaments.models.Player.Kind",
+        "BotKindEnum": "tournaments.models.Bot.Kind",
+        "BotStatusEnum": "tournaments.models.Bot.Status",
     },
 }
 

@@ -3,6 +3,7 @@ answers with a message per field that says what would be valid."""
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import Any
 
@@ -14,8 +15,18 @@ from rest_framework import serializers
 
 from engine.plugins import registry
 
+from ..bot_names import check_user_bot_name
+from ..budgets import entry_errors
+from ..builders import check_enterable
+from ..game_privacy import public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
-from ..validation import check_bot, check_entrant_count, check_tournament
+from ..seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
+from ..validation import (
+    check_bot,
+    check_entrant_count,
+    check_table_settings,
+    check_tournament,
+)
 from .errors import BadRequest, django_errors
 from .standings import progress, total_matches
 
@@ -58,9 +69,22 @@ class BotPluginSerializer(serializers.Serializer):
 
 def bot_plugin_json(name: str) -> dict[str, Any]:
     reg = registry()
-    factory = reg.bots[name]
-    doc = (getattr(factory, "__doc__", None) or "").strip()
-    return {"name": name, "summary": doc.split("\n\n")[0], "plugin": reg.origin[("bot", name)]}
+    return {
+        "name": name,
+        "summary": plugin_summary(reg.bots[name]),
+        "plugin": reg.origin[("bot", name)],
+    }
+
+
+def plugin_summary(factory) -> str:
+    """The first paragraph of the bot's docstring, else of its module's (where plugins commonly
+    describe themselves), on one line. A class's __doc__ is its own (docstrings are not
+    inherited), so a bot without one does not show the Bot base class's."""
+    module = sys.modules.get(getattr(factory, "__module__", None) or "")
+    for doc in (getattr(factory, "__doc__", None), getattr(module, "__doc__", None)):
+        if isinstance(doc, str) and doc.strip():
+            return " ".join(doc.strip().split("\n\n")[0].split())
+    return ""
 
 
 # --- players, bots, ratings ---------------------------------------------------------------
@@ -135,13 +159,18 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    """A bot: a registered plugin with its parameters. Owners change their own bots; a bot that
-    has played keeps its plugin and parameters (make a new version instead)."""
+    """A bot: a registered plugin with its parameters, or an uploaded bundle version
+    (docs/bots.md). Owners change their own bots; a bot that has played keeps its plugin and
+    parameters (make a new version instead). Why a version was rejected, its smoke match and
+    its log are shown to its owner and staff only (`null` to others)."""
 
     owner = serializers.CharField(source="owner.username", read_only=True, default=None)
     player = serializers.PrimaryKeyRelatedField(read_only=True)
     label = serializers.CharField(read_only=True)
     params = serializers.JSONField(required=False, help_text="keyword arguments for the bot")
+    status_reason = serializers.SerializerMethodField()
+    validation = serializers.SerializerMethodField()
+    log = serializers.SerializerMethodField()
 
     class Meta:
         model = Bot
@@ -150,14 +179,49 @@ class BotSerializer(serializers.ModelSerializer):
             "name",
             "version",
             "label",
+            "kind",
             "plugin",
             "params",
             "description",
             "owner",
             "player",
             "is_active",
+            "status",
+            "status_reason",
+            "sha256",
+            "size",
+            "manifest",
+            "validation",
+            "validated_at",
+            "log",
             "created_at",
         ]
+        read_only_fields = [
+            "kind",
+            "status",
+            "sha256",
+            "size",
+            "manifest",
+            "validated_at",
+        ]
+        extra_kwargs = {"plugin": {"required": False}}
+
+    def _private(self, bot: Bot) -> bool:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return bool(user and (user.is_staff or (bot.owner_id and bot.owner_id == user.id)))
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_status_reason(self, bot: Bot) -> str | None:
+        return bot.status_reason if self._private(bot) else None
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_validation(self, bot: Bot) -> dict | None:
+        return bot.validation if self._private(bot) else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_log(self, bot: Bot) -> str | None:
+        return bot.log if self._private(bot) else None
 
     def validate_plugin(self, value: str) -> str:
         if value not in registry().bots:
@@ -167,12 +231,20 @@ class BotSerializer(serializers.ModelSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         instance: Bot | None = self.instance
+        if instance is not None and instance.is_bundle:
+            return self.validate_bundle_change(instance, attrs)
         plugin = attrs.get("plugin", instance.plugin if instance else None)
+        if not plugin:
+            raise serializers.ValidationError(
+                {"plugin": ["give a registered plugin, or upload a bundle as `bundle`"]}
+            )
         params = attrs.get("params", instance.params if instance else {})
         if params is None:
             params = attrs["params"] = {}
         try:
             check_bot(plugin, params)
+            if "name" in attrs and (instance is None or attrs["name"] != instance.name):
+                check_user_bot_name(attrs["name"])
         except DjangoValidationError as exc:
             raise serializers.ValidationError(django_errors(exc)) from None
         if instance is not None and instance.entries.exists():
@@ -190,12 +262,24 @@ class BotSerializer(serializers.ModelSerializer):
                 )
         name = attrs.get("name", instance.name if instance else "")
         version = attrs.get("version", instance.version if instance else "")
-        label = f"{name} v{version}" if version else name
+        owner = instance.owner if instance else getattr(self.context.get("request"), "user", None)
+        label = Bot(name=name, version=version, owner=owner if owner and owner.pk else None).label
         taken = Player.objects.filter(name=label)
         if instance is not None:
             taken = taken.exclude(pk=instance.player_id)
         if taken.exists():
             raise serializers.ValidationError({"name": [f"the player name {label!r} is taken"]})
+        return attrs
+
+    def validate_bundle_change(self, instance: Bot, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A bundle version is what was uploaded: only its description and whether it is
+        active change (upload a new version for anything else)."""
+        fixed = [f for f in ("name", "version", "plugin", "params") if f in attrs]
+        fixed = [f for f in fixed if attrs[f] != getattr(instance, f)]
+        if fixed:
+            raise serializers.ValidationError(
+                {f: ["an uploaded version cannot change: upload a new version"] for f in fixed}
+            )
         return attrs
 
     def update(self, instance: Bot, validated_data: dict[str, Any]) -> Bot:
@@ -205,6 +289,13 @@ class BotSerializer(serializers.ModelSerializer):
                 bot.player.name = bot.label
                 bot.player.save(update_fields=["name"])
         return bot
+
+
+class BundleUploadSerializer(serializers.Serializer):
+    """A bundle upload (multipart): the zip, and optionally a description of this version."""
+
+    bundle = serializers.FileField(help_text="the bundle zip, with bot.toml at its top")
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
 # --- tournaments and entrants -------------------------------------------------------------
@@ -235,7 +326,7 @@ class TableSettingsSerializer(serializers.ModelSerializer):
 class EntrantBotSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bot
-        fields = ["id", "name", "version", "plugin"]
+        fields = ["id", "name", "version", "label", "kind", "plugin"]
 
 
 class EntrantSerializer(serializers.ModelSerializer):
@@ -254,7 +345,7 @@ class EntrantInputSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=120, required=False, allow_blank=True)
     bot = serializers.PrimaryKeyRelatedField(
-        queryset=Bot.objects.filter(is_active=True).select_related("player"),
+        queryset=Bot.objects.select_related("player", "owner"),
         required=False,
         allow_null=True,
     )
@@ -271,6 +362,11 @@ class EntrantInputSerializer(serializers.Serializer):
             )
         if len(set(m.pk for m in members)) != len(members):
             raise serializers.ValidationError({"members": ["a player is listed twice"]})
+        if bot is not None and not bot.is_enterable:
+            try:
+                check_enterable([bot])
+            except DjangoValidationError as exc:
+                raise serializers.ValidationError({"bot": exc.messages}) from None
         if not attrs.get("name"):
             attrs["name"] = bot.label if bot else " & ".join(m.name for m in members)
         return attrs
@@ -294,6 +390,7 @@ class AddEntrantSerializer(EntrantInputSerializer):
             )
         existing = list(tournament.entrants.select_related("bot").prefetch_related("members"))
         check_entrant_list(tournament, [*existing_as_input(existing), attrs], minimum=False)
+        check_budgets([attrs], tournament.table.turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Entrant:
@@ -305,6 +402,13 @@ def existing_as_input(entrants: list[Entrant]) -> list[dict[str, Any]]:
         {"name": e.name, "bot": e.bot, "members": list(e.members.all()), "seed": e.seed}
         for e in entrants
     ]
+
+
+def check_budgets(entrants: list[dict[str, Any]], turn_seconds: int | None) -> None:
+    """No bot entered asks more time per decision than the table gives (tournaments/budgets)."""
+    errors = entry_errors([item["bot"] for item in entrants if item.get("bot")], turn_seconds)
+    if errors:
+        raise serializers.ValidationError({"entrants": errors})
 
 
 def check_entrant_list(
@@ -372,16 +476,41 @@ TOURNAMENT_FIELDS = [
 ]
 
 
-class TournamentSerializer(serializers.ModelSerializer):
-    """A tournament as listed: its settings, table, entrant count and progress."""
+class SeedShownMixin:
+    """`seed` is null until it may be revealed (tournaments/seed_disclosure.py);
+    `seed_commitment`, sha256 of "truco-seed:<seed>" in hex, is shown from the start."""
 
+    def seed_revealed(self, instance) -> bool:
+        raise NotImplementedError
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, instance) -> int | None:
+        return seed_fields(instance.seed, self.seed_revealed(instance))["seed"]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_seed_commitment(self, instance) -> str:
+        return seed_fields(instance.seed, False)["seed_commitment"]
+
+
+class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
+    """A tournament as listed: its settings, table, entrant count and progress. Its seed is
+    shown once it is done or cancelled; until then, its commitment."""
+
+    label = serializers.CharField(
+        read_only=True, help_text="the name with the id and creation day (names may repeat)"
+    )
     table = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+    seed_commitment = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
-        fields = [*TOURNAMENT_FIELDS, "table", "entrant_count", "progress"]
+        fields = [*TOURNAMENT_FIELDS, "seed_commitment", "label", "table", "entrant_count", "progress"]
+
+    def seed_revealed(self, tournament: Tournament) -> bool:
+        return tournament_seed_revealed(tournament)
 
     @extend_schema_field(TableSettingsSerializer)
     def get_table(self, tournament: Tournament) -> dict[str, Any]:
@@ -463,11 +592,29 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(django_errors(exc)) from None
         if not isinstance(candidate.metrics, list):
             raise serializers.ValidationError({"metrics": ["must be a list of metric names"]})
+        table = attrs.get("table")
+        if table is not None:
+            current = instance.table if instance is not None else TableSettings()
+            table_errors = check_table_settings(
+                table.get("competitive", current.competitive), table.get("stake", current.stake)
+            )
+            if table_errors:
+                raise serializers.ValidationError({"table": table_errors})
         entrants = attrs.get("entrants")
         if entrants is None and instance is None:
             raise serializers.ValidationError({"entrants": ["a tournament needs its entrants"]})
         if entrants is not None:
             check_entrant_list(candidate, entrants)
+        else:
+            entrants = existing_as_input(list(instance.entrants.select_related("bot")))
+        table = attrs.get("table") or {}
+        turn_seconds = table.get(
+            "turn_seconds",
+            instance.table.turn_seconds
+            if instance
+            else TableSettings._meta.get_field("turn_seconds").default,
+        )
+        check_budgets(entrants, turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
@@ -485,7 +632,10 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         with transaction.atomic():
             tournament = super().update(instance, validated_data)
             if table is not None:
-                TableSettings.objects.update_or_create(tournament=tournament, defaults=table)
+                # Kept on the instance, so that the answer shows the table as it now is.
+                tournament.table_settings, _ = TableSettings.objects.update_or_create(
+                    tournament=tournament, defaults=table
+                )
             if entrants is not None:
                 tournament.entrants.all().delete()
                 create_entrants(tournament, entrants)
@@ -514,14 +664,19 @@ class EntrantBriefSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "seed"]
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(SeedShownMixin, serializers.ModelSerializer):
     """A match between two entrants (`entrant_b` null: a bye) and its result. A match with
-    human players is played through /api/play/; its cards in play are never shown here."""
+    human players is played through /api/play/; its cards in play are never shown here. Its
+    seed is shown once it is done (or cancelled); until then, its commitment. Why an attempt
+    failed is told to staff only: the text may come from a bot's own code."""
 
     round = serializers.IntegerField(source="round.number", read_only=True)
     entrant_a = EntrantBriefSerializer(read_only=True)
     entrant_b = EntrantBriefSerializer(read_only=True, allow_null=True)
     winner = EntrantBriefSerializer(read_only=True, allow_null=True)
+    seed = serializers.SerializerMethodField()
+    seed_commitment = serializers.SerializerMethodField()
+    error = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -544,16 +699,34 @@ class MatchSerializer(serializers.ModelSerializer):
             "games_played",
             "terminations",
             "summary",
+            "seed",
+            "seed_commitment",
             "queued_at",
             "started_at",
             "finished_at",
         ]
 
+    def seed_revealed(self, match: Match) -> bool:
+        return match_seed_revealed(match)
 
-class GameSerializer(serializers.ModelSerializer):
-    """A game of a match, without its record (see the game's detail or /record/)."""
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_error(self, match: Match) -> str:
+        if not match.error:
+            return ""
+        request = self.context.get("request")
+        if request is not None and request.user.is_staff:
+            return match.error
+        return "an attempt to play it failed (staff see why)"
+
+
+class GameSerializer(SeedShownMixin, serializers.ModelSerializer):
+    """A game of a match, without its record (see the game's detail or /record/). Its seed is
+    shown once its match is done; a forfeit's own message and logs are at /logs/, for the
+    owner of the bot at fault and staff."""
 
     tournament = serializers.IntegerField(source="match.tournament_id", read_only=True)
+    seed = serializers.SerializerMethodField()
+    seed_commitment = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
@@ -565,6 +738,7 @@ class GameSerializer(serializers.ModelSerializer):
             "pair",
             "a_team",
             "seed",
+            "seed_commitment",
             "score_a",
             "score_b",
             "winner_side",
@@ -574,14 +748,21 @@ class GameSerializer(serializers.ModelSerializer):
             "actions",
         ]
 
+    def seed_revealed(self, game: Game) -> bool:
+        return match_seed_revealed(game.match)
+
 
 class GameDetailSerializer(GameSerializer):
     """A game with its record (RECORDS.md, format truco-record/1)."""
 
-    record = serializers.JSONField(read_only=True)
+    record = serializers.SerializerMethodField()
 
     class Meta(GameSerializer.Meta):
         fields = [*GameSerializer.Meta.fields, "record"]
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_record(self, game: Game) -> dict[str, Any]:
+        return public_record(game.record)
 
 
 class ReplayFrameSerializer(serializers.Serializer):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
 from . import views
+from .auth import TokenView
+from .errors import unknown_api_url
 from .schema import SchemaView
 
 router = DefaultRouter()
@@ -25,7 +26,10 @@ router.register("ratings", views.RatingViewSet, basename="rating")
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("auth/token/", ObtainAuthToken.as_view(), name="api-token"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
     path("play/", include("play.api.urls")),
     path("", include(router.urls)),
+    # Last: any other /api/ URL is a JSON 404. Only paths ending in "/", so that a URL missing
+    # its slash is still redirected to the endpoint it names (APPEND_SLASH).
+    re_path(r"^.*/$", unknown_api_url, name="api-unknown"),
 ]

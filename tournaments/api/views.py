@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.filters import OrderingFilter, SearchFilter
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -18,7 +19,10 @@ from engine.plugins import registry
 from play.public_view import replay_frames
 
 from .. import lifecycle
+from ..bundles.uploads import upload_version
+from ..game_privacy import private_view, public_record
 from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
+from ..verification import NotVerifiable, verify_match
 from . import filters, serializers
 from .bracket import bracket_payload
 from .errors import BadRequest, FriendlyErrorsMixin
@@ -99,9 +103,25 @@ class PlayerViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     ordering_fields = ["name", "created_at", "ranking_points", "chips"]
 
 
+@extend_schema_view(
+    create=extend_schema(
+        summary="Create a plugin bot (JSON), or upload a bundle as a new version (multipart)",
+        description=(
+            "JSON: `name`, `plugin`, `params`. Multipart: the bundle zip as the file field "
+            "`bundle` (docs/bots.md): it becomes the next version of your bot named in its "
+            "bot.toml, `validating` until a worker's smoke match makes it `ready` or `rejected`."
+        ),
+        request={
+            "application/json": serializers.BotSerializer,
+            "multipart/form-data": serializers.BundleUploadSerializer,
+        },
+        responses={201: serializers.BotSerializer, 400: serializers.DetailSerializer},
+    ),
+)
 class BotViewSet(ApiMixin, viewsets.ModelViewSet):
-    """Bots: a registered plugin with its parameters. Anyone reads; a signed-in user creates
-    bots (owning them); owners and staff change or delete them."""
+    """Bots: a registered plugin with its parameters, or an uploaded bundle version. Anyone
+    reads; a signed-in user creates bots and uploads bundles (owning them); owners and staff
+    change, retire or delete them."""
 
     queryset = Bot.objects.select_related("owner", "player").order_by("name", "version")
     serializer_class = serializers.BotSerializer
@@ -110,15 +130,58 @@ class BotViewSet(ApiMixin, viewsets.ModelViewSet):
     search_fields = ["name", "plugin", "description"]
     ordering_fields = ["name", "created_at"]
 
+    def create(self, request, *args, **kwargs):
+        files = getattr(request, "FILES", {}) or {}
+        if files or is_multipart(request):
+            return self.upload(request, files)
+        return super().create(request, *args, **kwargs)
+
+    def upload(self, request, files):
+        """A bundle upload: never a file silently dropped, never a 500."""
+        unknown = sorted(set(files) - {"bundle"})
+        if unknown:
+            raise BadRequest(
+                f"unexpected file field {', '.join(map(repr, unknown))}: send the bundle zip "
+                "as the file field 'bundle'"
+            )
+        if "bundle" not in files:
+            raise BadRequest("no bundle: send the bundle zip as the file field 'bundle'")
+        if len(files.getlist("bundle")) > 1:
+            raise BadRequest("one bundle per upload")
+        form = serializers.BundleUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        bot = upload_version(
+            request.user, files["bundle"], description=form.validated_data.get("description", "")
+        )
+        bot = self.get_queryset().get(pk=bot.pk)
+        return Response(self.get_serializer(bot).data, status=status.HTTP_201_CREATED)
+
     def perform_create(self, serializer):
         serializer.save(owner=self.request.user)
 
     def perform_destroy(self, instance: Bot):
         if instance.entries.exists():
-            raise BadRequest("this bot has played in a tournament; deactivate it instead")
+            raise BadRequest("this bot has played in a tournament; retire it instead")
         player = instance.player
+        if instance.bundle:
+            instance.bundle.delete(save=False)  # the stored zip goes with its version
         instance.delete()
         player.delete()
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.BotSerializer},
+        summary="Retire a version: it is no longer entered anywhere (owner or staff)",
+    )
+    @action(detail=True, methods=["post"])
+    def retire(self, request, pk=None):
+        bot = self.get_object()
+        Bot.objects.filter(pk=bot.pk).update(status=Bot.Status.RETIRED, is_active=False)
+        return Response(self.get_serializer(self.get_queryset().get(pk=bot.pk)).data)
+
+
+def is_multipart(request) -> bool:
+    return (request.content_type or "").startswith("multipart/")
 
 
 class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
@@ -325,6 +388,25 @@ class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         lifecycle.rerun_match(match)
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
 
+    @extend_schema(
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "commitment", str, description="the seed commitment you saw before the end"
+            )
+        ],
+        responses={200: dict, 400: serializers.DetailSerializer},
+        summary="Check a finished match: seed against commitment, every card against its seed",
+    )
+    @action(detail=True, methods=["get"])
+    def verify(self, request, pk=None):
+        match = self.get_object()
+        try:
+            report = verify_match(match, request.query_params.get("commitment"))
+        except NotVerifiable as exc:
+            raise BadRequest(str(exc)) from None
+        return Response(report)
+
 
 @extend_schema_view(
     list=extend_schema(summary="Games, without their records"),
@@ -355,7 +437,7 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def record(self, request, pk=None):
         game = self.get_object()
-        response = Response(game.record)
+        response = Response(public_record(game.record))
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response
 
@@ -366,19 +448,35 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def replay(self, request, pk=None):
         game = self.get_object()
-        frames = replay_frames(game.record, reveal=True)
-        return Response(
-            {"game": game.pk, "seats": seat_names(game), "record": game.record, **frames}
-        )
+        record = public_record(game.record)
+        frames = replay_frames(record, reveal=True)
+        return Response({"game": game.pk, "seats": seat_names(game), "record": record, **frames})
+
+    @extend_schema(
+        responses={200: dict, 401: serializers.DetailSerializer, 403: serializers.DetailSerializer},
+        summary="A forfeit's own message and the bots' logs: for their owners and staff",
+    )
+    @action(detail=True, methods=["get"])
+    def logs(self, request, pk=None):
+        game = self.get_object()
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("log in as the bot's owner (or staff) to read its logs")
+        view = private_view(game, request.user)
+        if view is None:
+            raise PermissionDenied("only the owners of this game's bots, and staff, read its logs")
+        return Response(view)
 
 
 def seat_names(game: Game) -> list[dict]:
-    """Who sat where: side A played the seats of team `a_team`, partners opposite."""
+    """Who sat where: side A played the seats of team `a_team`, partners opposite; each seat a
+    distinct name (two seats of one bot are numbered, a human's robot partner is a robot)."""
+    from play.seat_labels import seat_labels
+    from play.seating import seating
+
     match = game.match
-    sides = {0: match.entrant_a, 1: match.entrant_b}
     players = game.record.get("players", 2)
-    out = []
-    for seat in range(players):
-        entrant = sides[0] if seat % 2 == game.a_team else sides[1]
-        out.append({"seat": seat, "name": entrant.name if entrant else "?"})
-    return out
+    if match.entrant_a is None or match.entrant_b is None:
+        return [{"seat": seat, "name": "?"} for seat in range(players)]
+    seats = [s.to_json() for s in seating(match, players, game.a_team)]
+    labels = seat_labels(seats, [])
+    return [{"seat": s["seat"], "name": labels[s["seat"]]} for s in seats]

@@ -66,6 +66,12 @@ class _Tally:
 def validate_metrics(metrics: Sequence[str]) -> tuple[str, ...]:
     if isinstance(metrics, str):
         raise FormatError(f"metrics must be a list of names, not the string {metrics!r}")
+    # What arrives from JSON may be anything (a number, objects in the list): a message, not a
+    # TypeError, for every shape.
+    if not isinstance(metrics, (list, tuple)) or not all(isinstance(m, str) for m in metrics):
+        raise FormatError(
+            f"metrics must be a list of names ({', '.join(METRICS)}), not {metrics!r}"
+        )
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise FormatError(

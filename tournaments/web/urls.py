@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import my_bots, views
 
 app_name = "web"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("games/<int:pk>/replay/", views.replay, name="replay"),
     path("ratings/", views.ratings, name="ratings"),
+    path("bots/mine/", my_bots.my_bots, name="my-bots"),
+    path("bots/<int:pk>/retire/", my_bots.retire, name="retire-bot"),
     path("play/", views.play_lobby, name="play"),
     path("play/matches/<int:pk>/", views.play_table, name="play-match"),
     path(

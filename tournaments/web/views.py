@@ -11,19 +11,26 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from engine.errors import OptionError
 from engine.plugins import registry
 
 from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, standings_table, total_matches
 from ..models import Game, Match, Player, Rating, Tournament
 from ..scheduling import ELIMINATION
+from ..seed_disclosure import match_seed_revealed, seed_fields
 
 PAGE_SIZE = 25
 
 
 def tournament_list(request):
     status = request.GET.get("status", "")
-    queryset = Tournament.objects.with_progress().order_by("-created_at", "-id")
+    # Players' own tables (practice and others) are listed on the play page, not here.
+    queryset = (
+        Tournament.objects.with_progress()
+        .exclude(table_settings__master__isnull=False)
+        .order_by("-created_at", "-id")
+    )
     if status in Tournament.Status.values:
         queryset = queryset.filter(status=status)
     page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -76,15 +83,31 @@ def match_detail(request, pk: int):
         Match.objects.select_related("tournament", "round", "entrant_a", "entrant_b", "winner"),
         pk=pk,
     )
-    games = Game.objects.filter(match=match).defer("record").order_by("index")
+    games = list(Game.objects.filter(match=match).defer("record").order_by("index"))
+    players = match.tournament.players
+    for game in games:  # who sat where: the sides swap seats from game to game
+        game.seats_a = seat_list(game.a_team, players)
+        game.seats_b = seat_list(1 - game.a_team, players)
     has_humans = match.entrant_b is not None and (
         match.entrant_a.bot_id is None or match.entrant_b.bot_id is None
     )
     return render(
         request,
         "tournaments/match_detail.html",
-        {"match": match, "games": games, "has_humans": has_humans},
+        {
+            "match": match,
+            "games": games,
+            "has_humans": has_humans,
+            # The seed once the match is over, its commitment always (docs/security.md).
+            "deal": seed_fields(match.seed, match_seed_revealed(match)),
+        },
     )
+
+
+def seat_list(team: int, players: int) -> str:
+    """The seats of a team, in playing order: "seat 0" in 1 v 1, "seats 0 & 2" in 2 v 2."""
+    seats = [str(seat) for seat in range(players) if seat % 2 == team]
+    return f"seat{'s' if len(seats) > 1 else ''} {' & '.join(seats)}"
 
 
 def replay(request, pk: int):
@@ -96,7 +119,7 @@ def replay(request, pk: int):
 
 def ratings(request):
     variants = sorted(registry().variants)
-    variant = request.GET.get("variant") or (variants[0] if variants else "")
+    variant = request.GET.get("variant") or default_ratings_variant(variants)
     if variant not in variants:
         raise Http404("no such variant")
     leaderboard = (
@@ -113,6 +136,17 @@ def ratings(request):
     )
 
 
+def default_ratings_variant(variants: list[str]) -> str:
+    """The variant rated most recently (what was just played), else the first one."""
+    latest = (
+        Rating.objects.filter(variant__in=variants)
+        .order_by("-updated_at")
+        .values_list("variant", flat=True)
+        .first()
+    )
+    return latest or (variants[0] if variants else "")
+
+
 # --- accounts and play ---------------------------------------------------------------------
 
 
@@ -122,22 +156,57 @@ def signup(request):
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Axes checks passwords only; a new account is logged in by the model backend.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(request.GET.get("next") or reverse("web:play"))
     return render(request, "registration/signup.html", {"form": form})
 
 
 @login_required(login_url="web:login")
 def play_lobby(request):
+    from play.lobby import my_tables, open_tables
+    from play.services import player_of
+
     reg = registry()
     variants = [reg.variants[name].describe() for name in sorted(reg.variants)]
+    player = player_of(request.user)
     return render(
         request,
         "tournaments/play_lobby.html",
-        {"variants": variants, "bots": sorted(reg.bots)},
+        {
+            "variants": variants,
+            "bots": sorted(reg.bots),
+            "open_tables": open_tables(player),
+            "my_tables": my_tables(player),
+        },
     )
 
 
 def play_table(request, pk: int):
     match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
-    return render(request, "tournaments/play_table.html", {"match": match})
+    return render(request, "tournaments/play_table.html", {"match": match, **table_rules(match)})
+
+
+def table_rules(match: Match) -> dict:
+    """The rules panel of a table: the variant's summary, its ladder in its own words, its
+    answers and the options in play."""
+    from play.table_words import ladder_words, manilhas, words_of
+
+    tournament = match.tournament
+    variant = registry().variants.get(tournament.variant)
+    if variant is None:
+        return {"variant": None, "ladder": [], "words": None, "options": {}}
+    try:
+        rules = variant.rules(tournament.options, tournament.preset or None)
+    except OptionError:  # options a plugin no longer accepts: show the summary alone
+        return {"variant": variant, "ladder": [], "words": None, "options": tournament.options}
+    words = words_of(tournament.variant, rules)
+    fixed = [] if rules.uses_vira or not words.manilha else manilhas(rules.strength_table(None))
+    return {
+        "variant": variant,
+        "fixed_manilhas": fixed,
+        "ladder": ladder_words(words, rules.ladder),
+        "words": words,
+        "envido": tournament.variant == "argentino",
+        "options": dict(rules.options),
+    }

@@ -32,6 +32,7 @@ from config.celery import app
 
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament
+from ...database import require_migrated
 from ...execution import match_spec, play_spec
 from ...models import Match, Tournament
 from ...runner import wait_for_workers
@@ -75,6 +76,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
+        require_migrated()
         db = connection.vendor
         broker = settings.CELERY_BROKER_URL.split("://")[0]
         self.stdout.write(

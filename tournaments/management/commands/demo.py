@@ -31,6 +31,7 @@ from engine.progress import progress_bar
 
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament, parse_bot_items
+from ...database import is_new_database, pending_migrations
 from ...formats import FORMATS
 from ...models import Bot, Tournament
 from ...reports import standings_text
@@ -40,6 +41,7 @@ from ...workers import PROJECT_DIR, start_worker, wait_until_ready
 
 ADMIN_USERNAME = "admin"
 DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
+DEMO_MARKER = "demo-tournament.txt"  # in var/: the id of the demo's own tournament
 
 
 def _interrupt(signum, frame):
@@ -72,8 +74,7 @@ class Command(BaseCommand):
         var_dir.mkdir(parents=True, exist_ok=True)
         self.check_port(opts["host"], opts["port"])
         self.say("1/5 database")
-        call_command("migrate", interactive=False, verbosity=0)
-        self.say(f"    {_database_label()} is up to date")
+        self.migrate()
         self.say("2/5 plugins")
         self.load_plugins()
         self.say("3/5 admin account")
@@ -89,7 +90,9 @@ class Command(BaseCommand):
             url = f"http://{opts['host']}:{opts['port']}/"
             self.say(f"    serving {url} (admin: {url}admin/, API: {url}api/docs/)")
             self.say("5/5 demo tournament")
+            self.replace_previous_demo(var_dir)
             tournament = self.create_demo(opts)
+            self.remember_demo(var_dir, tournament)
             page = f"{url}tournaments/{tournament.pk}/"
             self.say(f"    watch it at {page} ({login})")
             self.run(tournament)
@@ -131,6 +134,18 @@ class Command(BaseCommand):
     def warn(self, text: str) -> None:
         self.stderr.write(text, style_func=self.style.ERROR)
         self.stderr.flush()
+
+    def migrate(self) -> None:
+        """Migrate, saying what happened: a new database set up, migrations applied, or
+        nothing to do."""
+        new, pending = is_new_database(), len(pending_migrations())
+        call_command("migrate", interactive=False, verbosity=0)
+        if new:
+            self.say(f"    {_database_label()}: new, set up ({pending} migrations applied)")
+        elif pending:
+            self.say(f"    {_database_label()}: {pending} new migrations applied")
+        else:
+            self.say(f"    {_database_label()} is up to date")
 
     def say(self, text: str) -> None:
         self.stdout.write(text)
@@ -202,6 +217,22 @@ class Command(BaseCommand):
         with urllib.request.urlopen(url, timeout=10) as page:
             self.say(f"    {url} answered {page.status}")
 
+    def replace_previous_demo(self, var_dir: Path) -> None:
+        """Each run replaces the demo's own tournament (its id is kept in var/), so that the
+        list does not fill up with demos; no other tournament is touched."""
+        marker = var_dir / DEMO_MARKER
+        try:
+            previous = int(marker.read_text().strip())
+        except (OSError, ValueError):
+            return
+        deleted, _ = Tournament.objects.filter(pk=previous).delete()
+        if deleted:
+            self.say(f"    replaced the previous demo tournament (#{previous})")
+        marker.unlink(missing_ok=True)
+
+    def remember_demo(self, var_dir: Path, tournament: Tournament) -> None:
+        (var_dir / DEMO_MARKER).write_text(f"{tournament.pk}\n")
+
     def create_demo(self, opts) -> Tournament:
         if opts["bots"]:
             names = parse_bot_items(opts["bots"])
@@ -216,11 +247,16 @@ class Command(BaseCommand):
                 bots=bots_named(names),
                 games_per_match=opts["games"],
             )
-            lifecycle.start(tournament)
+            try:
+                lifecycle.start(tournament)
+            except lifecycle.LifecycleError:
+                tournament.delete()  # the demo's own draft, never started: not left behind
+                raise
         except (ValidationError, lifecycle.LifecycleError) as exc:
             messages = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
             raise CommandError("; ".join(messages), returncode=2) from None
-        self.say(f"    {tournament.name}: {len(names)} entrants, {opts['games']} games a match")
+        games = f"{opts['games']} game{'s' if opts['games'] != 1 else ''}"
+        self.say(f"    {tournament.label}: {len(names)} entrants, {games} a match")
         return tournament
 
     def run(self, tournament: Tournament) -> None:

@@ -9,20 +9,18 @@ not finish (failed matches, timeout), 2 bad input.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
-from engine.cli import parse_option
+from engine.cli import parse_option, whole_number
 from engine.progress import progress_bar
 
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament, parse_bot_items
+from ...database import require_migrated
 from ...formats import FORMATS
 from ...models import Match, Tournament
 from ...reports import standings_json, standings_text
@@ -33,14 +31,7 @@ BAD_INPUT = 2
 NO_WORKER_HINT_SECONDS = 20.0
 
 
-def non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+non_negative = whole_number(0)
 
 
 class Command(BaseCommand):
@@ -98,7 +89,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the standings as JSON")
 
     def handle(self, *args, **opts):
-        check_migrated()
+        require_migrated()
         tournament = self.create(opts)
         started = time.perf_counter()
         if opts["workers"] or opts["external"]:
@@ -148,6 +139,8 @@ class Command(BaseCommand):
         try:
             lifecycle.start(tournament, publish=publish)
         except lifecycle.LifecycleError as exc:
+            # The draft was made by this run and never started: not left behind in the admin.
+            tournament.delete()
             raise CommandError(str(exc), returncode=BAD_INPUT) from None
 
     def run_here(self, tournament: Tournament) -> str:
@@ -160,6 +153,7 @@ class Command(BaseCommand):
             )
 
     def run_on_workers(self, tournament: Tournament, opts) -> str:
+        tournament_id = tournament.pk  # kept: a draft that cannot start is deleted by start()
         workers = [start_worker() for _ in range(opts["workers"])]
         try:
             for worker in workers:
@@ -186,7 +180,7 @@ class Command(BaseCommand):
 
                 status = wait_for_workers(tournament, on_progress, timeout=opts["timeout"])
         finally:
-            over = Match.objects.filter(tournament=tournament, status__in=Match.UNFINISHED)
+            over = Match.objects.filter(tournament_id=tournament_id, status__in=Match.UNFINISHED)
             idle = not over.exists()
             for worker in workers:
                 stop_worker(worker, idle=idle)
@@ -212,15 +206,6 @@ class Command(BaseCommand):
             f"{games} games in {elapsed:.1f}s ({rate:,.0f} games/s)\n"
         )
         self.stdout.write(standings_text(rows))
-
-
-def check_migrated() -> None:
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        raise CommandError(
-            "the database has unapplied migrations: run `python manage.py migrate` first",
-            returncode=BAD_INPUT,
-        )
 
 
 def _broker() -> str:

@@ -1,6 +1,9 @@
 /* Shared helpers for the pages: fetching the API and drawing cards. */
 (function () {
   "use strict";
+  const gettext = window.gettext || ((s) => s);
+  // Messages are marked with gettext() where they are written, so makemessages finds them.
+  const fmt = (s, values) => (window.interpolate ? window.interpolate(s, values, true) : s);
   const SUITS = {
     french: { c: ["♣", false, "clubs"], h: ["♥", true, "hearts"], s: ["♠", false, "spades"], d: ["♦", true, "diamonds"] },
     spanish: { e: ["esp", false, "espadas"], b: ["bas", false, "bastos"], o: ["oro", true, "oros"], c: ["cop", true, "copas"] },
@@ -82,11 +85,11 @@
     board.replaceChildren();
     const teams = view.score || [0, 0];
     board.append(el("div", { class: "row" },
-      el("span", { class: "score" }, "Team 0: " + teams[0] + " · Team 1: " + teams[1]),
-      el("span", {}, "hand " + (view.hand_no + 1) + " · worth " + view.stake + (view.pending ? " (" + view.pending + " proposed)" : "")),
-      view.vira ? el("span", {}, "vira ", card(view.vira, deck)) : null,
-      view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? "iron hand" : "hand of " + (view.target - 1)) : null,
-      view.winner !== null && view.winner !== undefined ? el("span", { class: "last-action" }, "Team " + view.winner + " wins the game") : null,
+      el("span", { class: "score" }, fmt(gettext("Team 0: %(a)s · Team 1: %(b)s"), { a: teams[0], b: teams[1] })),
+      el("span", {}, fmt(gettext("hand %(n)s · worth %(stake)s"), { n: view.hand_no + 1, stake: view.stake }) + (view.pending ? " " + fmt(gettext("(%(n)s proposed)"), { n: view.pending }) : "")),
+      view.vira ? el("span", {}, gettext("vira") + " ", card(view.vira, deck)) : null,
+      view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? gettext("iron hand") : fmt(gettext("hand of %(n)s"), { n: view.target - 1 })) : null,
+      view.winner !== null && view.winner !== undefined ? el("span", { class: "last-action" }, fmt(gettext("Team %(n)s wins the game"), { n: view.winner })) : null,
     ));
     const seatsRow = el("div", { class: "row" });
     for (let seat = 0; seat < view.players; seat++) {
@@ -97,13 +100,13 @@
       seatsRow.append(el("div", {
         class: "seat" + (view.to_act === seat ? " to-act" : "") + ((opts.you || []).includes(seat) ? " you" : ""),
       },
-      el("div", { class: "name" }, seatName(opts.seats, seat), " ", el("small", {}, "(team " + (seat % 2) + (seat === view.dealer ? ", deals" : "") + (seat === view.mano ? ", mão" : "") + ")")),
+      el("div", { class: "name" }, seatName(opts.seats, seat), " ", el("small", {}, "(" + fmt(gettext("team %(n)s"), { n: seat % 2 }) + (seat === view.dealer ? ", " + gettext("deals") : "") + (seat === view.mano ? ", mão" : "") + ")")),
       el("div", {}, cards)));
     }
     board.append(seatsRow);
     const tricks = el("div", { class: "row" });
-    (view.tricks || []).forEach((trick, i) => tricks.append(drawTrick(trick, deck, opts.seats, "trick " + (i + 1) + ": " + resultText(view.results[i])))); 
-    if ((view.trick || []).length) tricks.append(drawTrick(view.trick, deck, opts.seats, "on the table"));
+    (view.tricks || []).forEach((trick, i) => tricks.append(drawTrick(trick, deck, opts.seats, fmt(gettext("trick %(n)s"), { n: i + 1 }) + ": " + resultText(view.results[i])))); 
+    if ((view.trick || []).length) tricks.append(drawTrick(view.trick, deck, opts.seats, gettext("on the table")));
     board.append(tricks);
     if (opts.lastAction) board.append(el("div", { class: "last-action" }, opts.lastAction));
     const history = (view.history || []).map(([s, a]) => seatName(opts.seats, s) + ": " + a).join(" · ");
@@ -111,7 +114,7 @@
   }
 
   function resultText(result) {
-    return result === -1 || result === undefined ? "tied" : "team " + result;
+    return result === -1 || result === undefined ? gettext("tied") : fmt(gettext("team %(n)s"), { n: result });
   }
 
   function drawTrick(plays, deck, seats, label) {

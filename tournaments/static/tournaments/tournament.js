@@ -2,6 +2,9 @@
    the standings and the bracket. */
 (function () {
   "use strict";
+  const gettext = window.gettext || ((s) => s);
+  // Messages are marked with gettext() where they are written, so makemessages finds them.
+  const fmt = (s, values) => (window.interpolate ? window.interpolate(s, values, true) : s);
   const { fetchJSON, el } = window.Arena;
   const POLL_MS = 3000;
 
@@ -26,7 +29,7 @@
     for (const section of bracket.sections) {
       if (bracket.kind === "bracket") container.append(el("h3", {}, section.name));
       container.append(el("div", { class: "arena-bracket" }, section.rounds.map((round) =>
-        el("div", { class: "arena-round" }, el("h4", {}, "Round " + round.number),
+        el("div", { class: "arena-round" }, el("h4", {}, fmt(gettext("Round %(n)s"), { n: round.number })),
           el("div", { class: "arena-matches" },
             round.matches.map((m) => el("div", { class: "arena-match arena-" + m.status },
               el("div", { class: "arena-key" },
@@ -34,7 +37,7 @@
                 " · " + m.status),
               side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1))))))));
     }
-    if (!bracket.sections.length) container.append(el("p", {}, "No matches yet."));
+    if (!bracket.sections.length) container.append(el("p", {}, gettext("No matches yet.")));
   }
 
   function side(m, entrant, label, i) {
@@ -46,7 +49,7 @@
   function drawRoundLinks(rounds, shown) {
     const nav = document.getElementById("rounds-nav");
     if (!nav) return;
-    nav.replaceChildren("Round: ", ...rounds.map((n) => [
+    nav.replaceChildren(gettext("Round") + ": ", ...rounds.map((n) => [
       n === shown ? el("strong", {}, n) : el("a", { href: "?round=" + n }, n), " "]).flat());
   }
 
@@ -70,7 +73,7 @@
         bar.max = p.total || 1;
         bar.value = p.done;
         document.getElementById("progress-text").textContent =
-          p.done + " of " + (p.total === null ? "?" : p.total) + " matches played";
+          fmt(gettext("%(done)s of %(total)s matches played"), { done: p.done, total: p.total === null ? "?" : p.total });
         const status = document.getElementById("status");
         status.textContent = standings.status;
         status.className = "status status-" + standings.status;

@@ -1,0 +1,31 @@
+"""The state of the database's schema, for the commands: the migrations still to apply, and a
+clear refusal (exit code 2 and what to run) instead of a "relation does not exist" traceback."""
+
+from __future__ import annotations
+
+from django.core.management.base import CommandError
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BAD_INPUT = 2
+
+
+def pending_migrations() -> list:
+    """The migrations not yet applied to the default database, in the order they would run."""
+    executor = MigrationExecutor(connection)
+    return [
+        migration for migration, _ in executor.migration_plan(executor.loader.graph.leaf_nodes())
+    ]
+
+
+def is_new_database() -> bool:
+    """True when no migration at all was applied yet (a database just created, or empty)."""
+    return not MigrationExecutor(connection).loader.applied_migrations
+
+
+def require_migrated() -> None:
+    if pending_migrations():
+        raise CommandError(
+            "the database has unapplied migrations: run `python manage.py migrate` first",
+            returncode=BAD_INPUT,
+        )
