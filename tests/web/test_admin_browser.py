@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.web.test_browser import browser, page  # noqa: F401 (the Chromium fixtures; skips without it)
+from tests.web.test_browser import page  # noqa: F401 (the Chromium page; `browser` is in conftest)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
