@@ -43,6 +43,18 @@ def test_a_dead_worker_is_restarted_and_the_console_says_so(tmp_path, settings):
             process.wait()
 
 
+def running_match(database) -> bool:
+    import sqlite3
+
+    try:
+        with sqlite3.connect(database, timeout=1) as db:
+            return bool(
+                db.execute("SELECT 1 FROM tournaments_match WHERE status = 'running'").fetchone()
+            )
+    except sqlite3.OperationalError:  # not migrated yet, or busy
+        return False
+
+
 def test_the_demo_restarts_a_killed_worker_and_its_tournament_ends(tmp_path):
     env = {
         k: v
@@ -50,7 +62,7 @@ def test_the_demo_restarts_a_killed_worker_and_its_tournament_ends(tmp_path):
         if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TRUCO_QUEUE")
     }
     env.update(TRUCO_VAR_DIR=str(tmp_path), TRUCO_SWEEP_SECONDS="1")
-    args = ["--port", str(free_port()), "--bots", "random*4", "--games", "150", "--workers", "1"]
+    args = ["--port", str(free_port()), "--bots", "random*4", "--games", "600", "--workers", "1"]
     demo = subprocess.Popen(
         [sys.executable, "manage.py", "demo", "--exit-when-done", *args],
         cwd=PROJECT_DIR,
@@ -66,8 +78,11 @@ def test_the_demo_restarts_a_killed_worker_and_its_tournament_ends(tmp_path):
             assert demo.poll() is None, demo.communicate()[1][-2000:]
             assert time.monotonic() < deadline
             time.sleep(0.1)
-        time.sleep(4)  # serving, the tournament under way
-        first = int(pid_file.read_text())
+        while not running_match(tmp_path / "truco_arena.sqlite3"):  # a match is being played
+            assert demo.poll() is None, demo.communicate()[1][-2000:]
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        first = int(pid_file.read_text().split()[0])  # the matches' worker
         os.killpg(first, signal.SIGKILL)  # the worker and its pool: a crash
         out, err = demo.communicate(timeout=180)
     finally:
@@ -75,5 +90,5 @@ def test_the_demo_restarts_a_killed_worker_and_its_tournament_ends(tmp_path):
             demo.send_signal(signal.SIGTERM)
             demo.wait(30)
     assert demo.returncode == 0, err[-3000:] + out[-2000:]
-    assert "THE WORKER DIED" in err and "restart #1" in err
+    assert "WORKER DIED" in err and "restart #1" in err, out[-1500:]
     assert "answered 200" in out  # the tournament ended and its page was served
