@@ -202,10 +202,12 @@ def _hidden(action: str, legal, mine: bool, covered: list[str], rng) -> str | No
     if not options:
         return None
     if mine:
+        # The seat's covered cards are listed in the order it covered them: this action hid
+        # the first one not yet replayed (any other order changes what the seat observes).
         for a in options:
             hidden = a[len(prefix) :].split(" ")
-            if hidden and hidden[0] in covered:
-                covered.remove(hidden[0])
+            if covered and hidden and hidden[0] == covered[0]:
+                covered.pop(0)
                 return a
         return None
     return rng.choice(options)

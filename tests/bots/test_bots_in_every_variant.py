@@ -64,3 +64,23 @@ def test_sampled_worlds_show_the_seat_exactly_what_it_observed(
         if state.kind == "normal" and not state.rules.options.get("deal_lots"):
             # Outside variant facts the sampler cannot place (lots), worlds are always found.
             assert worlds, f"no world for {observation}"
+
+
+def test_a_seat_that_covered_two_cards_still_gets_worlds_in_the_order_it_covered_them():
+    """Found by the property above: seat 0 covers Qc, then 6h (the reverse of their sorted
+    order); every sampled world used to cover 6h first, so its observation differed and no world
+    was ever found (the search bots then had nothing to think with)."""
+    from tests.support import act, start
+
+    state = start("paulista", [(["Kd Qc 6h", "Jh 5c 5s", "6d Jc 4c", "Kh 7d 4h"], "Jd")], players=4)
+    state = act(
+        state,
+        *("0 play Kd", "1 play Jh", "2 play 6d", "3 play Kh"),
+        *("3 play 7d", "0 cover Qc", "1 cover 5c", "2 play Jc"),
+        *("2 cover 4c", "3 play 4h", "0 cover 6h", "1 truco", "2 truco", "3 truco"),
+    )
+    observation = state.observation(0)
+    assert observation.covered == ("Qc", "6h")
+    world = WorldSampler(observation).sample(random.Random(1))
+    assert world is not None
+    assert present(world.observation(0)) == present(observation)
