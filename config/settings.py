@@ -255,6 +255,10 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "MatchStatusEnum": "tournaments.models.Match.Status",
+        "BotStatusEnum": "tournaments.models.Bot.Status",
+        "BotKindEnum": "tournaments.models.Bot.Kind",
+        "PlayerKindEnum": "tournaments.models.Player.Kind",
+        "ChipTransferKindEnum": "tournaments.models.ChipTransfer.Kind",
     },
 }
 
