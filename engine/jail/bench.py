@@ -7,6 +7,8 @@ core on a busy machine); the runner's CPU time per decision, start-ups included,
 
 from __future__ import annotations
 
+import contextlib
+import os
 import resource
 import statistics
 import time
@@ -122,6 +124,19 @@ def startup_seconds(runs: int = 10) -> list[float]:
     return out
 
 
+@contextlib.contextmanager
+def one_core():
+    """This process, and the jails it starts meanwhile (they inherit it), on one CPU: the
+    figure the target is set for. On a free multi-core machine the two processes of a decision
+    wake each other across cores, which costs more than handing one core back and forth."""
+    previous = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(previous)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, previous)
+
+
 def run_jail_bench(seconds: float) -> None:
     times: list[float] = []
     register_isolation(
@@ -130,11 +145,17 @@ def run_jail_bench(seconds: float) -> None:
     print(
         f"jail: random vs random, paulista, 2 players, {seconds:g} s each, one process per seat per match"
     )
-    print(f"  {'':<12} {'hands/s':>10} {'decisions/s':>12} {'runner CPU us/decision':>23}")
-    for label, isolation in (("in-process", "inprocess"), ("jailed", BENCH_ISOLATION)):
-        hands, decisions, elapsed, cpu = play_for(seconds, isolation)
+    print(f"  {'':<14} {'hands/s':>10} {'decisions/s':>12} {'runner CPU us/decision':>23}")
+    runs = (
+        ("in-process", "inprocess", contextlib.nullcontext),
+        ("jailed", BENCH_ISOLATION, contextlib.nullcontext),
+        ("jailed, 1 core", BENCH_ISOLATION, one_core),
+    )
+    for label, isolation, where in runs:
+        with where():
+            hands, decisions, elapsed, cpu = play_for(seconds, isolation)
         print(
-            f"  {label:<12} {hands / elapsed:>10,.0f} {decisions / elapsed:>12,.0f} "
+            f"  {label:<14} {hands / elapsed:>10,.0f} {decisions / elapsed:>12,.0f} "
             f"{cpu / decisions * 1e6:>23,.1f}",
             flush=True,
         )
