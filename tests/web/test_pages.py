@@ -171,3 +171,18 @@ def test_a_draft_without_entrants_yet_has_a_page_and_standings(client, api, fmt)
     assert "Standings" in text(client.get(reverse("web:tournament", args=[draft.pk])))
     standings = api.get(f"/api/tournaments/{draft.pk}/standings/")
     assert standings.status_code == 200 and standings.json()["rows"] == []
+
+
+def test_a_running_tournament_without_a_worker_says_so_instead_of_live(client, league, monkeypatch):
+    """Its matches wait for a worker that is not there: the page must not read "live"."""
+    from tournaments.api import standings
+
+    detail = "no worker is running on queue truco (checked 2 s ago)"
+    monkeypatch.setattr(standings, "workers_of", lambda t: {"alive": False, "detail": detail})
+    html = client.get(f"/tournaments/{league.pk}/").content.decode()
+    assert "no worker is running: the matches wait" in html
+    assert 'class="live"' not in html
+    assert client.get(f"/api/tournaments/{league.pk}/standings/").json()["workers"]["alive"] is False
+
+    monkeypatch.setattr(standings, "workers_of", lambda t: {"alive": True, "detail": ""})
+    assert 'class="live"' in client.get(f"/tournaments/{league.pk}/").content.decode()

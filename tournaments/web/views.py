@@ -65,6 +65,7 @@ def tournament_detail(request, pk: int):
             "bracket": bracket,
             "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
+            "workers": standings.get("workers"),
             **entry_context(request, tournament),
         },
     )

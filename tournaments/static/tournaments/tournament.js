@@ -53,6 +53,17 @@
       n === shown ? el("strong", {}, n) : el("a", { href: "?round=" + n }, n), " "]).flat());
   }
 
+  // "live" only while a worker is there to play the matches; else say so (workers: null when
+  // the check is off or nothing is waiting, {alive: false, detail} when no worker consumes).
+  function showWorkers(workers) {
+    const live = document.getElementById("live");
+    if (!live || !workers) return;
+    const missing = workers.alive === false;
+    live.className = missing ? "warning" : "live";
+    live.title = missing ? (workers.detail || "") : "";
+    live.textContent = missing ? gettext("no worker is running: the matches wait") : gettext("live");
+  }
+
   function followTournament(options) {
     if (!options.live) return;
     const base = "/api/tournaments/" + options.id + "/";
@@ -77,6 +88,7 @@
         const status = document.getElementById("status");
         status.textContent = standings.status;
         status.className = "status status-" + standings.status;
+        showWorkers(standings.workers);
         drawStandings(document.getElementById("standings"), standings);
         drawBracket(document.getElementById("bracket"), bracket, options.matchUrl);
         if (standings.status !== "running" && standings.status !== "paused") {
