@@ -97,6 +97,10 @@ def bwrap_command(
     directory)."""
     mounts = Mounts()
     system_mounts(mounts)
+    # The private /tmp comes before the binds: a project checked out under /tmp (a CI clone)
+    # is then bound on top of it instead of being hidden by it.
+    mounts.args += ["--perms", "1777", "--size", str(limits.tmp_mb << 20), "--tmpfs", TMP_DIR]
+    mounts._made.add(TMP_DIR)
     for path in binds:
         mounts.ro_bind(os.path.realpath(path), path)
     if files is not None:
@@ -110,7 +114,6 @@ def bwrap_command(
     argv += ["--die-with-parent", "--new-session", "--hostname", "jail"]
     argv += mounts.args
     argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--perms", "1777", "--size", str(limits.tmp_mb << 20), "--tmpfs", TMP_DIR]
     # The root itself (the folders made on the way to the binds) is read-only too: in a user
     # namespace the bot owns them, and could otherwise plant modules on its own import path.
     argv += ["--remount-ro", "/"]

@@ -376,3 +376,25 @@ def _with_marker(marker: str) -> list[int]:
         except OSError:
             pass
     return found
+
+
+def test_code_bound_from_under_tmp_is_seen_above_the_jails_own_tmp(tmp_path):
+    """A project checked out under /tmp (CI clones often are): its engine, bound into the jail at
+    its own path, must not be hidden by the jail's private /tmp, or every jailed plugin bot
+    would fail to import the shim."""
+    jail_or_skip()
+    assert str(tmp_path).startswith("/tmp/")
+    code = tmp_path / "project"
+    code.mkdir()
+    (code / "marker_module.py").write_text("WORD = 'visible'\n")
+    for folder in (tmp_path, code):
+        os.chmod(folder, 0o755)
+    os.chmod(code / "marker_module.py", 0o644)
+    script = (
+        f"import json, sys\ninput()\nsys.path.insert(0, {str(code)!r})\nimport marker_module\n"
+        "print(json.dumps({'action': marker_module.WORD}))\n"
+    )
+    reply, log, _ = answer_once(
+        [PYTHON, "-I", "-S", "-c", script], binds=(*RUNTIME, str(code))
+    )
+    assert reply == {"action": "visible"}, log
