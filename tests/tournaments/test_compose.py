@@ -126,7 +126,8 @@ def test_the_services_that_play_no_bot_keep_dockers_default_confinement():
 
 
 def test_the_web_server_and_the_workers_share_the_uploaded_bundles():
-    """The web process stores uploads under var/bundles; the workers unpack them from there."""
+    """The web process stores uploads under var/bundles; every process that plays bots (the
+    match workers, and the play worker for people's tables) unpacks them from there."""
     assert "bundles" in COMPOSE["volumes"]
-    for service in ("web", "worker"):
+    for service in ("web", "worker", "play-worker"):
         assert "bundles:/app/var/bundles" in SERVICES[service]["volumes"]
