@@ -44,6 +44,10 @@ class Mounts:
         self.args: list[str] = []
         self._made: set[str] = {"/"}
         self._bound: list[str] = []
+        # Folders on the way to a bind under the jail's writable /tmp: each is a tmpfs of its
+        # own, remounted read-only once its binds are in (in a user namespace the bot would own
+        # a plain folder there and could plant modules on its own import path).
+        self.read_only_tmpfs: list[str] = []
 
     def _covered(self, path: str) -> bool:
         return any(path == b or path.startswith(b.rstrip("/") + "/") for b in self._bound)
@@ -51,7 +55,11 @@ class Mounts:
     def _dirs(self, path: str) -> None:
         for folder in _ancestors(path):
             if folder not in self._made and not self._covered(folder):
-                self.args += ["--perms", "0755", "--dir", folder]
+                if os.path.dirname(folder) == TMP_DIR:
+                    self.args += ["--perms", "0755", "--tmpfs", folder]
+                    self.read_only_tmpfs.append(folder)
+                else:
+                    self.args += ["--perms", "0755", "--dir", folder]
                 self._made.add(folder)
 
     def ro_bind(self, source: str, dest: str | None = None) -> None:
@@ -116,6 +124,8 @@ def bwrap_command(
     argv += ["--proc", "/proc", "--dev", "/dev"]
     # The root itself (the folders made on the way to the binds) is read-only too: in a user
     # namespace the bot owns them, and could otherwise plant modules on its own import path.
+    for folder in mounts.read_only_tmpfs:
+        argv += ["--remount-ro", folder]
     argv += ["--remount-ro", "/"]
     argv += ["--chdir", BOT_DIR if files is not None else TMP_DIR, "--clearenv"]
     variables = {"PATH": JAIL_PATH, "HOME": TMP_DIR, "TMPDIR": TMP_DIR, "LANG": "C.UTF-8"}
