@@ -4,6 +4,7 @@ port, `make test` adds the development tools (read from `make -n`: nothing is in
 from __future__ import annotations
 
 import shutil
+import os
 import subprocess
 from pathlib import Path
 
@@ -16,8 +17,16 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 
 def planned(*args: str) -> list[str]:
     """The commands make would run from a fresh clone (-B: as if nothing were installed)."""
+    # Run from inside `make test` (CI), make would announce the directory it enters: a fresh
+    # make, as a user types it, gets none of the outer one's variables.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     result = subprocess.run(
-        ["make", "-n", "-B", *args], cwd=ROOT, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", "-B", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return result.stdout.splitlines()
 
