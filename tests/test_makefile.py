@@ -3,8 +3,8 @@ port, `make test` adds the development tools (read from `make -n`: nothing is in
 
 from __future__ import annotations
 
-import shutil
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
