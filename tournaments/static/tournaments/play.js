@@ -397,6 +397,13 @@
 
     /* Your choices: your cards (play, or cover: face down), then bets, then answers, apart. */
     function drawActions(state, seat) {
+      // Redrawn only when the choices change: a poll that redraws the same buttons would pull
+      // one from under a player's click.
+      const list = state.your_turn ? (state.choices || {})[String(seat)] : null;
+      const key = JSON.stringify([state.turn, state.status, state.waiting, seat, list,
+        state.settings && state.settings.master, state.you]);
+      if (actions.dataset.key === key) return;
+      actions.dataset.key = key;
       actions.replaceChildren();
       if (state.waiting === "start" && state.you.length && state.status === "pending") {
         const master = state.settings.master;
@@ -404,7 +411,6 @@
         else if (master.id === me(state)) actions.append(el("button", { class: "bet", onclick: open }, gettext("Deal the first game")));
         return;
       }
-      const list = state.your_turn ? (state.choices || {})[String(seat)] : null;
       if (!list) return;
       const deck = state.table ? state.table.deck : "";
       const manilhas = state.table ? manilhasOf(state.table) : new Set();
