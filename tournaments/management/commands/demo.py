@@ -14,7 +14,6 @@ import secrets
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -37,7 +36,8 @@ from ...models import Bot, Tournament
 from ...reports import standings_text
 from ...runner import wait_for_workers
 from ...supervision import WorkerSupervisor
-from ...workers import PROJECT_DIR, start_worker, wait_until_ready
+from ...web_process import WebServerError, start_web_server, stop_web_server
+from ...workers import start_worker, wait_until_ready
 
 ADMIN_USERNAME = "admin"
 DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
@@ -107,9 +107,8 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             self.say("\nstopping the web server and the worker")
         finally:
-            if web is not None and web.poll() is None:
-                web.terminate()
-                web.wait(10)
+            if web is not None:
+                stop_web_server(web)
             self.supervisor.stop(idle=finished)
 
     def supervise_worker(self, concurrency: int, var_dir: Path) -> WorkerSupervisor:
@@ -195,23 +194,10 @@ class Command(BaseCommand):
         return login
 
     def start_web(self, host: str, port: int, var_dir: Path) -> subprocess.Popen:
-        web = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"{host}:{port}", "--noreload"],
-            cwd=PROJECT_DIR,
-            stdout=open(var_dir / "web.log", "ab"),
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if web.poll() is not None:
-                raise CommandError(f"the web server exited; see {var_dir / 'web.log'}")
-            try:
-                with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=2):
-                    return web
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.2)
-        web.terminate()
-        raise CommandError(f"the web server did not answer; see {var_dir / 'web.log'}")
+        try:
+            return start_web_server(port, var_dir / "web.log", host=host)
+        except WebServerError as exc:
+            raise CommandError(str(exc)) from None
 
     def check_page(self, url: str) -> None:
         with urllib.request.urlopen(url, timeout=10) as page:
