@@ -56,11 +56,18 @@ def test_a_human_plays_a_card_at_the_table(page, live_server, settings):
     page.wait_for_selector("#actions button")
     assert "Your turn" in page.locator("#status-line").inner_text()
     # The bot may have bet first: answer until a card can be played.
-    for _ in range(5):
+    # The table may move on under the click (the bot answers, the turn timer plays): then the
+    # button is gone and the next look decides again.
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(10):
+        page.wait_for_selector("#actions button")
         if page.locator("#actions button.card").count():
             break
-        page.locator("#actions button[data-action=accept]").first.click()
-        page.wait_for_selector("#actions button")
+        try:
+            page.locator("#actions button[data-action=accept]").first.click(timeout=3000)
+        except PlaywrightTimeout:
+            continue
     card = page.locator("#actions button.card").first
     played_card = card.get_attribute("data-card")
     card.click()
