@@ -1,6 +1,7 @@
 # The image of every service in docker-compose.yml: web (gunicorn), worker and beat (Celery),
 # and the one-shot migrate.
-FROM python:3.11-slim
+# Bookworm: the jail's user namespace is made with its util-linux (unshare --map-users, 2.38).
+FROM python:3.11-slim-bookworm
 
 # The source tree comes first on the path for every process (manage.py, gunicorn, celery), so
 # that templates, static files and migrations are read from it.
@@ -12,10 +13,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# bubblewrap builds the jail untrusted bots run in (engine/jail); util-linux (setpriv, prlimit)
-# is already in the base image.
+# bubblewrap builds the jail untrusted bots run in (engine/jail); uidmap (newuidmap, newgidmap)
+# maps the subordinate uid each jail of an ordinary runner gets; util-linux (unshare, setpriv,
+# prlimit) is already in the base image.
 RUN apt-get update -q \
-    && apt-get install -y -q --no-install-recommends bubblewrap \
+    && apt-get install -y -q --no-install-recommends bubblewrap uidmap \
     && rm -rf /var/lib/apt/lists/*
 
 # Dependencies first, so that a code change does not reinstall them.
@@ -30,6 +32,8 @@ COPY . .
 RUN pip install --quiet --no-deps . \
     && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
     && useradd --create-home --uid 1000 truco \
+    && echo "truco:1300000:65536" > /etc/subuid \
+    && echo "truco:1300000:65536" > /etc/subgid \
     && mkdir -p /app/var/bundles \
     && chown -R truco /app/var
 

@@ -7,12 +7,18 @@ the folders the caller names (the Python that runs the shim, the engine's source
 module), and the bot's own files at /bot. /tmp is a private tmpfs of bounded size. No /etc/passwd,
 no /etc/shadow, no project settings, no database: they are simply not there.
 
-Run by root, bwrap makes the namespaces itself (PID, mount, network, IPC, UTS, cgroup; no user
-namespace, so that it can bind folders only root may read) and keeps only CAP_SETUID/CAP_SETGID,
-with which `setpriv` drops to the jail's own uid before anything of the bot runs (no capability,
-no new privileges). Run by anyone else, bwrap makes a user namespace too and the bot keeps the
-runner's uid there, without any capability on the host. `prlimit` then sets the limits, and
-the bot's command starts.
+bwrap makes the namespaces (PID, mount, network, IPC, UTS, cgroup) as root, keeping only
+CAP_SETUID/CAP_SETGID, with which `setpriv` drops to the jail's own uid before anything of the
+bot runs (no capability, no new privileges); `prlimit` then sets the limits, and the bot's
+command starts. The bot's uid is never root and never the runner's:
+- a root runner runs bwrap itself (no user namespace, so that it can bind folders only root may
+  read) and drops to a host uid leased for the jail (engine/jail/uids.py);
+- an ordinary runner first makes a user namespace that maps exactly two ids (`userns_command`):
+  its root to the runner, so that bwrap is root there, and uid JAIL_UID to one of the runner's
+  subordinate uids, leased for the jail. The bot is that host uid: it cannot signal, ptrace or
+  write into anything of the runner's, nor into another jail. That namespace may hold no further
+  user namespace (user.max_user_namespaces = 0), so the bot cannot make one to gain
+  capabilities over its own mounts.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from .limits import Limits
 
 JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
+JAIL_UID = 1000  # the bot's uid inside the user namespace of an ordinary runner's jail
 BOT_DIR = "/bot"
 TMP_DIR = "/tmp"
 # What runtimes read from /etc; nothing else of it is in the jail.
@@ -45,8 +52,8 @@ class Mounts:
         self._made: set[str] = {"/"}
         self._bound: list[str] = []
         # Folders on the way to a bind under the jail's writable /tmp: each is a tmpfs of its
-        # own, remounted read-only once its binds are in (in a user namespace the bot would own
-        # a plain folder there and could plant modules on its own import path).
+        # own, remounted read-only once its binds are in (a plain folder made there would be
+        # writable by the jail's root, and a module planted on the import path runs as the bot).
         self.read_only_tmpfs: list[str] = []
 
     def _covered(self, path: str) -> bool:
@@ -93,16 +100,16 @@ def bwrap_command(
     *,
     bwrap: str,
     limits: Limits,
-    uid: int | None,
+    uid: int,
     binds: Iterable[str] = (),
     files: str | None = None,
     env: Mapping[str, str] | None = None,
     memory_by_cgroup: bool = False,
 ) -> list[str]:
-    """argv that runs `command` in a new jail. `uid`: the host uid to drop to (the runner is
-    root); None: keep the runner's, in a user namespace of its own. `binds`: host folders made
-    visible read-only at their own paths. `files`: the bot's folder, at /bot (its working
-    directory)."""
+    """argv that runs `command` in a new jail, started as root (the host's, or that of the user
+    namespace `userns_command` makes). `uid`: the uid to drop to (gid the same). `binds`: host
+    folders made visible read-only at their own paths. `files`: the bot's folder, at /bot (its
+    working directory)."""
     mounts = Mounts()
     system_mounts(mounts)
     # The private /tmp comes before the binds: a project checked out under /tmp (a CI clone)
@@ -113,17 +120,13 @@ def bwrap_command(
         mounts.ro_bind(os.path.realpath(path), path)
     if files is not None:
         mounts.ro_bind(os.path.realpath(files), BOT_DIR)
-    argv = [bwrap]
-    if uid is not None:
-        argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
-        argv += ["--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-    else:
-        argv += ["--unshare-all", "--unshare-user", "--disable-userns"]
+    argv = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+    argv += ["--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     argv += ["--die-with-parent", "--new-session", "--hostname", "jail"]
     argv += mounts.args
     argv += ["--proc", "/proc", "--dev", "/dev"]
-    # The root itself (the folders made on the way to the binds) is read-only too: in a user
-    # namespace the bot owns them, and could otherwise plant modules on its own import path.
+    # The root itself (the folders made on the way to the binds) is read-only too: nothing of
+    # the jail's own tree is writable but its /tmp.
     for folder in mounts.read_only_tmpfs:
         argv += ["--remount-ro", folder]
     argv += ["--remount-ro", "/"]
@@ -133,20 +136,45 @@ def bwrap_command(
     for key, value in variables.items():
         argv += ["--setenv", key, value]
     argv.append("--")
-    if uid is not None:
-        argv += [
-            "/usr/bin/setpriv",
-            f"--reuid={uid}",
-            f"--regid={uid}",
-            "--clear-groups",
-            "--no-new-privs",
-            "--inh-caps=-all",
-            "--bounding-set=-all",
-            "--",
-        ]
+    argv += [
+        "/usr/bin/setpriv",
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--no-new-privs",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--",
+    ]
     argv += ["/usr/bin/prlimit", *rlimits(limits, memory_by_cgroup), "--"]
     argv += list(command)
     return argv
+
+
+# Run in the new user namespace, as its root, before bwrap: no user namespace may be made in it
+# (the sysctl is per user namespace; the host's stays as it is). Fails closed: a namespace that
+# cannot be limited runs no jail.
+_NO_NESTED_USERNS = 'echo 0 > /proc/sys/user/max_user_namespaces || exit 125; exec "$@"'
+
+
+def userns_command(host_uid: int, host_gid: int, argv: list[str]) -> list[str]:
+    """argv, for an ordinary runner, run as root of a new user namespace in which root is the
+    runner and JAIL_UID is `host_uid`/`host_gid` (subordinate ids of the runner's, mapped by
+    the setuid helpers newuidmap and newgidmap): nothing else of the host's ids is mapped."""
+    return [
+        "/usr/bin/unshare",
+        "--user",
+        "--map-user=0",
+        "--map-group=0",
+        f"--map-users={host_uid},{JAIL_UID},1",
+        f"--map-groups={host_gid},{JAIL_UID},1",
+        "--",
+        "/bin/sh",
+        "-c",
+        _NO_NESTED_USERNS,
+        "userns",
+        *argv,
+    ]
 
 
 def rlimits(limits: Limits, memory_by_cgroup: bool) -> list[str]:

@@ -16,16 +16,21 @@ from dataclasses import dataclass
 
 from ..errors import TrucoError
 from .limits import DEFAULT
+from .uids import UidPool, UidPoolUnavailable, lease_uid, root_pool, subordinate_pool
 
 UNSAFE_ENV = "TRUCO_UNSAFE_UNJAILED_BOTS"
 BWRAP_ENV = "TRUCO_BWRAP"  # the bwrap to use (default: the one on PATH)
 
 HOW_TO_ENABLE = (
-    "install bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces "
+    "install bubblewrap (Debian: apt-get install bubblewrap); a runner that is not root also "
+    "needs newuidmap (apt-get install uidmap), subordinate ids of its own (usermod "
+    "--add-subuids 1300000-1365535 --add-subgids 1300000-1365535 USER) and user namespaces "
     "(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0); in a "
     "container, run the worker as docker-compose.yml does (seccomp and AppArmor unconfined). "
     "`python -m engine jail-check` tells what works"
 )
+# What an ordinary runner's jail needs besides bwrap (engine/jail/command.py userns_command).
+USERNS_TOOLS = ("/usr/bin/unshare", "/usr/bin/newuidmap", "/usr/bin/newgidmap")
 
 
 class JailUnavailable(TrucoError):
@@ -38,6 +43,8 @@ class Availability:
     reason: str  # why not, or what was verified
     bwrap: str | None = None
     as_root: bool = False  # bwrap run as root: the bot drops to a uid of its own
+    # Where the jails' uids come from: any uid for root, the subordinate ids of anyone else.
+    pool: UidPool | None = None
 
     def require(self) -> None:
         if not self.ok:
@@ -59,23 +66,47 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+def _userns_tools_missing() -> str | None:
+    for tool in USERNS_TOOLS:
+        if not os.access(tool, os.X_OK):
+            return f"{tool} is not installed"
+    for tool in USERNS_TOOLS[1:]:
+        info = os.stat(tool)
+        if not (info.st_mode & 0o4000 and info.st_uid == 0):
+            return f"{tool} is not setuid root"
+    return None
+
+
 @functools.cache
 def _probe(bwrap: str | None, euid: int) -> Availability:
+    """Builds a jail for real, as bots get it, and runs /bin/true in it."""
     if bwrap is None:
         return Availability(False, "bubblewrap (bwrap) is not installed")
-    from .command import bwrap_command
+    from .command import JAIL_UID, bwrap_command, userns_command
 
     as_root = euid == 0
-    argv = bwrap_command(
-        ["/bin/true"],
-        bwrap=bwrap,
-        limits=DEFAULT,
-        uid=65534 if as_root else None,
-    )
+    if not as_root:
+        missing = _userns_tools_missing()
+        if missing:
+            return Availability(False, f"the runner is not root, and {missing}", bwrap, as_root)
     try:
-        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return Availability(False, f"bwrap could not run: {exc}", bwrap, as_root)
+        pool = root_pool() if as_root else subordinate_pool(euid)
+        lease = lease_uid(pool)
+    except UidPoolUnavailable as exc:
+        why = f"the runner is not root, and {exc}" if not as_root else str(exc)
+        return Availability(False, why, bwrap, as_root)
+    try:
+        argv = bwrap_command(
+            ["/bin/true"], bwrap=bwrap, limits=DEFAULT, uid=lease.uid if as_root else JAIL_UID
+        )
+        if not as_root:
+            argv = userns_command(lease.uid, lease.gid, argv)
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return Availability(False, f"bwrap could not run: {exc}", bwrap, as_root)
+    finally:
+        lease.release()
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return Availability(
@@ -84,8 +115,12 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
             bwrap,
             as_root,
         )
-    how = "as root, dropping to a uid of its own" if as_root else "in a user namespace"
-    return Availability(True, f"bwrap {bwrap} builds a jail {how}", bwrap, as_root)
+    how = (
+        "as root, dropping to a uid of its own"
+        if as_root
+        else f"in a user namespace, as a subordinate uid of its own (from {pool.first_uid})"
+    )
+    return Availability(True, f"bwrap {bwrap} builds a jail {how}", bwrap, as_root, pool)
 
 
 def availability() -> Availability:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..protocol import MAX_REPLY_BYTES, BotExited, BotTimeout, MalformedReply, encode
 from .cgroup import JailCgroup, join_command, make_cgroup
-from .command import bwrap_command
+from .command import JAIL_UID, bwrap_command, userns_command
 from .limits import DEFAULT, Limits
 from .probe import availability, unsafe_unjailed
 from .uids import UidLease, lease_uid
@@ -49,6 +49,7 @@ class JailedProcess:
     ):
         self.limits = limits
         self._uid: UidLease | None = None
+        self._as_root = False
         self._cgroup: JailCgroup | None = None
         self._log = bytearray()
         self._log_dropped = 0
@@ -89,8 +90,17 @@ class JailedProcess:
 
     @property
     def uid(self) -> int | None:
-        """The jail's own host uid (None: the runner's, in a user namespace)."""
+        """The jail's own host uid (None only when running unjailed, by the development
+        switch)."""
         return self._uid.uid if self._uid else None
+
+    @property
+    def uid_inside(self) -> int | None:
+        """The bot's uid as it sees it: its host uid as root runs it, JAIL_UID in the user
+        namespace of an ordinary runner's jail."""
+        if self._uid is None:
+            return None
+        return self._uid.uid if self._as_root else JAIL_UID
 
     def _argv(self, command, files, binds, env) -> tuple[list[str], str | None, dict]:
         """(argv, working folder, environment) of the process the runner starts."""
@@ -99,21 +109,24 @@ class JailedProcess:
             return command, files or tempfile.gettempdir(), {**plain, **env}
         jail = availability()
         jail.require()
-        if jail.as_root:
-            self._uid = lease_uid()
-            self._cgroup = make_cgroup(
-                f"truco-jail-{self._uid.uid}", self.limits.memory_mb, self.limits.processes
-            )
+        self._as_root = jail.as_root
+        self._uid = lease_uid(jail.pool)
+        # Root may make cgroups; an ordinary runner only in a tree delegated to it.
+        self._cgroup = make_cgroup(
+            f"truco-jail-{self._uid.uid}", self.limits.memory_mb, self.limits.processes
+        )
         argv = bwrap_command(
             command,
             bwrap=jail.bwrap,
             limits=self.limits,
-            uid=self.uid,
+            uid=self.uid_inside,
             binds=binds,
             files=files,
             env=env,
             memory_by_cgroup=self._cgroup is not None,
         )
+        if not jail.as_root:
+            argv = userns_command(self._uid.uid, self._uid.gid, argv)
         # bwrap itself needs no environment; the bot's is set inside (--clearenv, --setenv).
         return join_command(self._cgroup, argv), None, {"PATH": os.defpath}
 

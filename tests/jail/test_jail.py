@@ -43,18 +43,15 @@ def test_the_jailed_process_has_a_host_uid_of_its_own_and_sees_only_itself():
     try:
         reply = process.request({"type": "act"}, 30.0)
         uid_inside, proc = reply["action"]
-        if os.geteuid() == 0:
-            # Seen from the host, the bot (a descendant of the jail's bwrap) is of its own uid.
-            owners = {
-                os.stat(f"/proc/{pid}").st_uid
-                for pid in os.listdir("/proc")
-                if pid.isdigit() and _parent_chain_has(int(pid), process.pid)
-            }
-            assert process.uid not in (None, 0, os.geteuid())
-            assert uid_inside == process.uid and process.uid in owners
-            assert owners <= {0, process.uid}  # bwrap's own init, and the bot's uid
-        else:
-            assert uid_inside != 0
+        # Seen from the host, the bot (a descendant of the jail's bwrap) is of its own uid.
+        owners = {
+            os.stat(f"/proc/{pid}").st_uid
+            for pid in os.listdir("/proc")
+            if pid.isdigit() and _parent_chain_has(int(pid), process.pid)
+        }
+        assert process.uid not in (None, 0, os.geteuid())
+        assert uid_inside == process.uid_inside and process.uid in owners
+        assert owners <= {os.geteuid(), process.uid}  # bwrap's own init, and the bot's uid
         assert sorted(int(p) for p in proc if p.isdigit()) == [1, 2]  # its init and itself
     finally:
         process.close()

@@ -111,13 +111,34 @@ def test_the_secret_key_must_be_given_rather_than_defaulted():
 @pytest.mark.parametrize("service", ["web", "worker", "play-worker"])
 def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
     """The app runs as an ordinary user: bwrap needs user namespaces and mounts, which Docker's
-    default seccomp and AppArmor profiles and its masked /proc forbid; no capability is added."""
+    default seccomp and AppArmor profiles and its masked /proc forbid; no capability is added,
+    and nothing forbids the setuid newuidmap."""
     options = set(SERVICES[service]["security_opt"])
     assert options == {"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"}
     assert "privileged" not in SERVICES[service] and "cap_add" not in SERVICES[service]
+    assert not any("no-new-privileges" in option for option in options)
     dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
-    assert "apt-get install" in dockerfile and "bubblewrap" in dockerfile
     assert "USER truco" in dockerfile  # not root: the jail is made in a user namespace
+
+
+def test_the_image_gives_its_ordinary_user_subordinate_uids_for_the_jails():
+    """An ordinary runner's jail runs the bot as one of its subordinate uids (never its own):
+    the image installs bwrap and newuidmap, and gives truco a range apart from the uids a root
+    runner leases, on the Debian release whose unshare takes --map-users as the jail writes it."""
+    from engine.jail import uids
+
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+    base = next(line for line in dockerfile.splitlines() if line.startswith("FROM"))
+    assert base == "FROM python:3.11-slim-bookworm"
+    install = next(line for line in dockerfile.splitlines() if "apt-get install" in line)
+    assert "bubblewrap" in install and "uidmap" in install
+    for path in ("/etc/subuid", "/etc/subgid"):
+        assert f'echo "truco:1300000:65536" > {path}' in dockerfile
+    first, count = 1300000, 65536
+    root = uids.root_pool()
+    assert first + count <= root.first_uid or first >= root.first_uid + root.count
+    order = [dockerfile.index(step) for step in ("useradd", "/etc/subuid", "USER truco")]
+    assert order == sorted(order)
 
 
 def test_the_services_that_play_no_bot_keep_dockers_default_confinement():
