@@ -14,10 +14,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # bubblewrap builds the jail untrusted bots run in (engine/jail); uidmap (newuidmap, newgidmap)
-# maps the subordinate uid each jail of an ordinary runner gets; util-linux (unshare, setpriv,
-# prlimit) is already in the base image.
+# maps the subordinate uid each jail of an ordinary runner gets; libseccomp2 compiles the jail's
+# system call filter; util-linux (unshare, setpriv, prlimit) is already in the base image.
 RUN apt-get update -q \
-    && apt-get install -y -q --no-install-recommends bubblewrap uidmap \
+    && apt-get install -y -q --no-install-recommends bubblewrap uidmap libseccomp2 \
     && rm -rf /var/lib/apt/lists/*
 
 # Dependencies first, so that a code change does not reinstall them.

@@ -105,11 +105,13 @@ def bwrap_command(
     files: str | None = None,
     env: Mapping[str, str] | None = None,
     memory_by_cgroup: bool = False,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
     """argv that runs `command` in a new jail, started as root (the host's, or that of the user
     namespace `userns_command` makes). `uid`: the uid to drop to (gid the same). `binds`: host
     folders made visible read-only at their own paths. `files`: the bot's folder, at /bot (its
-    working directory)."""
+    working directory). `seccomp_fd`: a file descriptor, inherited by bwrap, holding the
+    filter of engine/jail/seccomp.py that the bot's command runs under."""
     mounts = Mounts()
     system_mounts(mounts)
     # The private /tmp comes before the binds: a project checked out under /tmp (a CI clone)
@@ -135,6 +137,8 @@ def bwrap_command(
     variables.update(env or {})
     for key, value in variables.items():
         argv += ["--setenv", key, value]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
     argv.append("--")
     argv += [
         "/usr/bin/setpriv",

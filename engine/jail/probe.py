@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..errors import TrucoError
 from .limits import DEFAULT
+from .seccomp import SeccompUnavailable, program_fd
 from .uids import UidPool, UidPoolUnavailable, lease_uid, root_pool, subordinate_pool
 
 UNSAFE_ENV = "TRUCO_UNSAFE_UNJAILED_BOTS"
@@ -96,16 +97,32 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
         why = f"the runner is not root, and {exc}" if not as_root else str(exc)
         return Availability(False, why, bwrap, as_root)
     try:
+        seccomp_fd = program_fd()
+    except (SeccompUnavailable, OSError) as exc:
+        lease.release()
+        return Availability(False, str(exc), bwrap, as_root)
+    try:
         argv = bwrap_command(
-            ["/bin/true"], bwrap=bwrap, limits=DEFAULT, uid=lease.uid if as_root else JAIL_UID
+            ["/bin/true"],
+            bwrap=bwrap,
+            limits=DEFAULT,
+            uid=lease.uid if as_root else JAIL_UID,
+            seccomp_fd=seccomp_fd,
         )
         if not as_root:
             argv = userns_command(lease.uid, lease.gid, argv)
         try:
-            done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+                pass_fds=(seccomp_fd,),
+            )
         except (OSError, subprocess.SubprocessError) as exc:
             return Availability(False, f"bwrap could not run: {exc}", bwrap, as_root)
     finally:
+        os.close(seccomp_fd)
         lease.release()
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()

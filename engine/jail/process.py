@@ -28,6 +28,7 @@ from .cgroup import JailCgroup, join_command, make_cgroup
 from .command import JAIL_UID, bwrap_command, userns_command
 from .limits import DEFAULT, Limits
 from .probe import availability, unsafe_unjailed
+from .seccomp import program_fd
 from .uids import UidLease, lease_uid
 
 GRACE_SECONDS = 1.0  # for a bot to leave by itself once its input closes
@@ -57,7 +58,13 @@ class JailedProcess:
         self._pending: list[bytes] = []  # notices not written yet
         self._fresh = True  # its first decision waits for it to have started
         self._exit: str | None = None
-        argv, cwd, host_env = self._argv(list(command), files, binds, env or {})
+        self._seccomp_fd: int | None = None
+        try:
+            argv, cwd, host_env = self._argv(list(command), files, binds, env or {})
+        except BaseException:
+            self._close_seccomp_fd()
+            self._release()
+            raise
         try:
             self._proc = subprocess.Popen(
                 argv,
@@ -66,6 +73,7 @@ class JailedProcess:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 close_fds=True,
+                pass_fds=() if self._seccomp_fd is None else (self._seccomp_fd,),
                 start_new_session=True,  # the terminal's Ctrl-C is the runner's, not the bot's
                 env=host_env,
                 cwd=cwd,
@@ -73,6 +81,8 @@ class JailedProcess:
         except OSError as exc:
             self._release()
             raise BotExited("bot process could not start", str(exc)) from None
+        finally:
+            self._close_seccomp_fd()  # bwrap holds its own copy
         self._stdin = self._proc.stdin.fileno()
         self._stdout = self._proc.stdout.fileno()
         self._stderr = self._proc.stderr.fileno()
@@ -82,6 +92,11 @@ class JailedProcess:
         self._poll.register(self._stdout, select.POLLIN)
         self._poll.register(self._stderr, select.POLLIN)
         self.pid = self._proc.pid
+
+    def _close_seccomp_fd(self) -> None:
+        if self._seccomp_fd is not None:
+            os.close(self._seccomp_fd)
+            self._seccomp_fd = None
 
     @property
     def memory_cgroup(self) -> bool:
@@ -109,6 +124,7 @@ class JailedProcess:
             return command, files or tempfile.gettempdir(), {**plain, **env}
         jail = availability()
         jail.require()
+        self._seccomp_fd = program_fd()
         self._as_root = jail.as_root
         self._uid = lease_uid(jail.pool)
         # Root may make cgroups; an ordinary runner only in a tree delegated to it.
@@ -124,6 +140,7 @@ class JailedProcess:
             files=files,
             env=env,
             memory_by_cgroup=self._cgroup is not None,
+            seccomp_fd=self._seccomp_fd,
         )
         if not jail.as_root:
             argv = userns_command(self._uid.uid, self._uid.gid, argv)

@@ -131,7 +131,7 @@ def test_the_image_gives_its_ordinary_user_subordinate_uids_for_the_jails():
     base = next(line for line in dockerfile.splitlines() if line.startswith("FROM"))
     assert base == "FROM python:3.11-slim-bookworm"
     install = next(line for line in dockerfile.splitlines() if "apt-get install" in line)
-    assert "bubblewrap" in install and "uidmap" in install
+    assert "bubblewrap" in install and "uidmap" in install and "libseccomp2" in install
     for path in ("/etc/subuid", "/etc/subgid"):
         assert f'echo "truco:1300000:65536" > {path}' in dockerfile
     first, count = 1300000, 65536

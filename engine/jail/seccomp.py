@@ -1,0 +1,143 @@
+"""The system calls a jailed bot may not make: a seccomp filter (libseccomp, through pyseccomp)
+that bwrap installs on the bot's command (`--seccomp FD`), after the jail is built and before
+anything of the bot runs. It inherits it, and so does everything the bot starts.
+
+The namespaces, the read-only root and the dropped uid are the jail's walls; this filter takes
+away the kernel interfaces a bot never needs and that kernel exploits use to climb them: making
+namespaces (a user namespace would make the bot root over its own mounts), mounting, tracing,
+eBPF, io_uring, userfaultfd, perf events, the kernel keyring, loading modules, and sockets of any
+family but Unix, IPv4 and IPv6 (AF_VSOCK would reach a virtual machine's host: it is in no
+network namespace). Everything else is allowed, so that Java, Node, Python and native bots run
+as they are. System calls of another ABI (32-bit ones on a 64-bit kernel) kill the process:
+libseccomp's default for a foreign architecture.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import socket
+import tempfile
+
+# Denied with EPERM: what a sandboxed program has no business doing.
+DENIED = (
+    # the jail's walls: namespaces and mounts
+    "unshare",
+    "setns",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    # other processes: tracing, reading their memory, taking their file descriptors
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "pidfd_getfd",
+    "kcmp",
+    # kernel interfaces that kernel exploits go through
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "fanotify_init",
+    "lookup_dcookie",
+    "syslog",
+    "uselib",
+    "vhangup",
+    "quotactl",
+    "acct",
+    "swapon",
+    "swapoff",
+    "reboot",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "iopl",
+    "ioperm",
+)
+# clone with any of these flags makes a namespace: denied too (its flags are its first argument
+# on x86-64 and arm64).
+NAMESPACE_FLAGS = {
+    "CLONE_NEWNS": 0x00020000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+}
+ALLOWED_SOCKET_FAMILIES = (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6)
+MAX_SOCKET_FAMILY = 64  # above AF_MAX of any kernel
+
+
+class SeccompUnavailable(RuntimeError):
+    """The filter cannot be made here (libseccomp or its binding is missing)."""
+
+
+@functools.cache
+def filter_program() -> bytes:
+    """The filter, compiled to the classic BPF program bwrap loads."""
+    try:
+        import pyseccomp as seccomp
+    except (ImportError, RuntimeError) as exc:  # RuntimeError: libseccomp.so.2 not found
+        raise SeccompUnavailable(f"the seccomp filter cannot be made: {exc}") from None
+    rules = seccomp.SyscallFilter(seccomp.ALLOW)
+    for name in DENIED:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
+        except (OSError, RuntimeError, ValueError):
+            continue  # a call this kernel's architecture does not have
+    for flag in NAMESPACE_FLAGS.values():
+        rules.add_rule(
+            seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag)
+        )
+    # clone3 passes its flags in memory, out of a filter's reach: it answers "not implemented",
+    # and the C library falls back to clone, whose flags are checked above.
+    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    for family in range(MAX_SOCKET_FAMILY):
+        if family not in ALLOWED_SOCKET_FAMILIES:
+            for call in ("socket", "socketpair"):
+                rules.add_rule(
+                    seccomp.ERRNO(errno.EAFNOSUPPORT), call, seccomp.Arg(0, seccomp.EQ, family)
+                )
+    for call in ("socket", "socketpair"):
+        rules.add_rule(
+            seccomp.ERRNO(errno.EAFNOSUPPORT),
+            call,
+            seccomp.Arg(0, seccomp.GE, MAX_SOCKET_FAMILY),
+        )
+    with tempfile.TemporaryFile() as out:
+        rules.export_bpf(out)
+        out.seek(0)
+        return out.read()
+
+
+def program_fd() -> int:
+    """A file descriptor (for bwrap's `--seccomp`) holding the filter, at its start. The caller
+    passes it to the jail and closes it."""
+    program = filter_program()
+    fd = os.memfd_create("truco-jail-seccomp", os.MFD_CLOEXEC)
+    try:
+        os.write(fd, program)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd

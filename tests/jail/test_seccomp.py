@@ -1,0 +1,157 @@
+"""The jail's seccomp filter (engine/jail/seccomp.py): a bot that tries the kernel interfaces
+exploits climb out through (making namespaces, io_uring, eBPF, the keyring, tracing, sockets
+that leave the network namespace, 32-bit system calls) is refused each, while what ordinary
+programs do (threads, child processes, loopback sockets) still works."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from engine.jail import seccomp
+from engine.jail.process import JailedProcess
+
+from .conftest import jail_or_skip
+
+PYTHON = os.path.realpath(sys.executable)
+RUNTIME = () if sys.base_prefix.startswith("/usr/") else (os.path.realpath(sys.base_prefix),)
+
+# Tries each call; answers {name: "allowed" | "refused: <errno name>"}.
+CLIMBER = textwrap.dedent(
+    r"""
+    import ctypes, errno, json, os, platform, socket, subprocess, sys, threading
+    sys.stdin.readline()
+    libc = ctypes.CDLL(None, use_errno=True)
+    NR = {"x86_64": {"bpf": 321, "io_uring_setup": 425, "keyctl": 250, "ptrace": 101,
+                     "clone": 56, "setns": 308, "perf_event_open": 298, "userfaultfd": 323,
+                     "mount": 165},
+          "aarch64": {"bpf": 280, "io_uring_setup": 425, "keyctl": 219, "ptrace": 117,
+                      "clone": 220, "setns": 268, "perf_event_open": 241, "userfaultfd": 282,
+                      "mount": 40}}[platform.machine()]
+    found = {}
+    def record(name, result):
+        if result == -1:
+            found[name] = "refused: " + errno.errorcode.get(ctypes.get_errno(), "?")
+        else:
+            found[name] = "allowed"
+    record("unshare user", libc.unshare(0x10000000))
+    record("unshare mount", libc.unshare(0x00020000))
+    record("unshare net", libc.unshare(0x40000000))
+    # clone(CLONE_NEWUSER | SIGCHLD): a child would exit at once
+    pid = libc.syscall(NR["clone"], 0x10000000 | 17, 0, 0, 0, 0)
+    if pid == 0:
+        os._exit(0)
+    record("clone a user namespace", pid)
+    if pid > 0:
+        os.waitpid(pid, 0)
+    record("setns", libc.syscall(NR["setns"], os.open("/proc/self/ns/net", os.O_RDONLY), 0))
+    params = ctypes.create_string_buffer(120)
+    record("io_uring_setup", libc.syscall(NR["io_uring_setup"], 1, params))
+    record("bpf", libc.syscall(NR["bpf"], 5, None, 0))
+    record("keyctl", libc.syscall(NR["keyctl"], 0, -3, 0))
+    record("ptrace", libc.syscall(NR["ptrace"], 0, 0, 0, 0))
+    attr = ctypes.create_string_buffer(128)
+    record("perf_event_open", libc.syscall(NR["perf_event_open"], attr, 0, -1, -1, 0))
+    record("userfaultfd", libc.syscall(NR["userfaultfd"], 0))
+    record("mount", libc.syscall(NR["mount"], b"none", b"/tmp", b"tmpfs", 0, None))
+    for family, name in ((40, "AF_VSOCK"), (16, "AF_NETLINK"), (17, "AF_PACKET"), (38, "AF_ALG")):
+        try:
+            socket.socket(family, socket.SOCK_DGRAM if family != 17 else socket.SOCK_RAW).close()
+            found[name] = "allowed"
+        except OSError as exc:
+            found[name] = "refused: " + errno.errorcode.get(exc.errno, "?")
+    # What ordinary programs do.
+    done = []
+    thread = threading.Thread(target=done.append, args=(1,))
+    thread.start(); thread.join()
+    found["a thread"] = "allowed" if done else "refused"
+    found["a child process"] = "allowed" if subprocess.run(["/bin/true"]).returncode == 0 else "refused"
+    server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen()
+    client = socket.create_connection(server.getsockname()); client.close(); server.close()
+    found["a loopback socket"] = "allowed"
+    a, b = socket.socketpair(); a.close(); b.close()
+    found["a unix socket pair"] = "allowed"
+    print(json.dumps({"action": found}), flush=True)
+    sys.stdin.readline()
+    """
+)
+
+SHOULD_WORK = ("a thread", "a child process", "a loopback socket", "a unix socket pair")
+
+
+def test_the_filter_refuses_what_exploits_use_and_keeps_what_programs_need():
+    jail_or_skip()
+    process = JailedProcess([PYTHON, "-I", "-S", "-c", CLIMBER], binds=RUNTIME)
+    try:
+        found = process.request({"type": "act"}, 30.0)["action"]
+    finally:
+        process.close()
+    for name in SHOULD_WORK:
+        assert found.pop(name) == "allowed", name
+    allowed = sorted(name for name, result in found.items() if result == "allowed")
+    assert not allowed, f"the jail let the bot {allowed}"
+    assert found["unshare user"] == "refused: EPERM"
+    assert found["AF_VSOCK"] == "refused: EAFNOSUPPORT"
+
+
+@pytest.mark.skipif(not shutil.which("gcc"), reason="gcc builds the 32-bit caller")
+def test_a_32_bit_system_call_kills_the_bot(tmp_path):
+    """A filter written for the 64-bit calls would not see the 32-bit ABI's: libseccomp kills a
+    process that uses a foreign architecture."""
+    jail_or_skip()
+    if os.uname().machine != "x86_64":
+        pytest.skip("the int 0x80 entry is x86's")
+    source = tmp_path / "climb.c"
+    source.write_text(
+        textwrap.dedent(
+            r"""
+            #include <stdio.h>
+            #include <unistd.h>
+            int main(void) {
+                char line[256];
+                fgets(line, sizeof line, stdin);
+                long ret;
+                /* unshare(CLONE_NEWUSER) through the 32-bit entry: i386 number 310 */
+                __asm__ volatile ("int $0x80" : "=a"(ret) : "a"(310), "b"(0x10000000) : "memory");
+                printf("{\"action\": \"returned %ld\"}\n", ret);
+                fflush(stdout);
+                return 0;
+            }
+            """
+        )
+    )
+    subprocess.run(["gcc", "-O0", "-o", str(tmp_path / "climb"), str(source)], check=True)
+    os.chmod(tmp_path, 0o755)
+    process = JailedProcess(["./climb"], files=str(tmp_path))
+    from engine.protocol import BotExited
+
+    try:
+        with pytest.raises(BotExited) as died:
+            process.request({"type": "act"}, 10.0)
+    finally:
+        process.close()
+    assert "SIGSYS" in died.value.detail
+
+
+def test_without_libseccomp_untrusted_bots_are_refused(monkeypatch):
+    """The filter is one of the jail's walls: without it the jail is not built."""
+    from engine.jail import probe
+
+    def missing():
+        raise seccomp.SeccompUnavailable("the seccomp filter cannot be made: no libseccomp")
+
+    monkeypatch.setattr(probe, "program_fd", missing)
+    monkeypatch.delenv(probe.UNSAFE_ENV, raising=False)
+    probe.reset()
+    try:
+        jail = probe.availability()
+        assert not jail.ok and "seccomp" in jail.reason
+        with pytest.raises(probe.JailUnavailable):
+            jail.require()
+    finally:
+        probe.reset()
