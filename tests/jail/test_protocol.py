@@ -52,6 +52,27 @@ def test_messages_encode_the_observation_exactly_as_to_dict():
     assert seen > 20
 
 
+def test_a_match_message_with_any_json_parameter_still_encodes():
+    """A user's bot parameters are any JSON its owner saved: an integer beyond 64 bits (which
+    the fast encoder does not write) or a named tuple reach the bot all the same."""
+    from collections import namedtuple
+
+    from engine.protocol import match_message
+
+    Pair = namedtuple("Pair", "a b")
+    message = match_message(
+        bot="alice/greedy v1",
+        params={"iterations": 2**70, "weights": Pair(1, 2)},
+        variant="paulista",
+        options={"target": 12},
+        players=2,
+        decision_seconds=1.0,
+    )
+    decoded = json.loads(encode(message))
+    assert decoded["params"] == {"iterations": 2**70, "weights": [1, 2]}
+    assert list(decoded)[0] == "type"
+
+
 @pytest.mark.parametrize(
     ("line", "error", "detail"),
     [
