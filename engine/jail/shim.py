@@ -19,10 +19,23 @@ import sys
 import traceback
 from types import MappingProxyType
 
-try:  # the runner's fast JSON, where the jail sees it (site-packages is bound read-only)
-    from orjson import loads
+# Messages are read with the standard library's decoder: orjson's reads an integer beyond 64
+# bits as a float, and a bot's parameters may hold one.
+loads = json.loads
+
+try:  # the runner's fast encoder, where the jail sees it (site-packages is bound read-only)
+    import orjson
+
+    def dumps(reply: dict) -> bytes:
+        try:
+            return orjson.dumps(reply)
+        except TypeError:  # orjson's JSONEncodeError; an action beyond what it writes
+            return json.dumps(reply, separators=(",", ":")).encode()
+
 except ImportError:  # pragma: no cover - the standard library's does the same, slower
-    loads = json.loads
+
+    def dumps(reply: dict) -> bytes:
+        return json.dumps(reply, separators=(",", ":")).encode()
 
 
 def load(module: str, qualname: str):
@@ -101,10 +114,10 @@ def main(argv: list[str] | None = None) -> int:
             reply = answer(seat, load_error, Observation.from_dict(message["observation"]))
             reply["id"] = message["id"]
             try:
-                data = json.dumps(reply, separators=(",", ":"))
+                data = dumps(reply)
             except (TypeError, ValueError):
-                data = json.dumps({"id": message["id"], "action": None})
-            out.write(data.encode() + b"\n")
+                data = dumps({"id": message["id"], "action": None})
+            out.write(data + b"\n")
             out.flush()
         elif kind in ("hand_end", "game_end") and seat is not None and seat.bot is not None:
             observation = Observation.from_dict(message["observation"])

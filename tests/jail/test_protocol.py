@@ -71,6 +71,10 @@ def test_a_match_message_with_any_json_parameter_still_encodes():
     decoded = json.loads(encode(message))
     assert decoded["params"] == {"iterations": 2**70, "weights": [1, 2]}
     assert list(decoded)[0] == "type"
+    # and the shim, in the jail, reads the integer as the integer it is (not a float)
+    from engine.jail import shim
+
+    assert shim.loads(encode(message))["params"]["iterations"] == 2**70
 
 
 @pytest.mark.parametrize(
