@@ -45,9 +45,37 @@ def load(module: str, qualname: str):
     return target
 
 
+# Where the server keeps the code the jail shows (its own folders on the host, bound at their
+# paths): named by what they are in what the shim writes, so that a bot's log and error say
+# `<engine>/engine/bot.py`, not the server's layout. Filled in by main() from its sys.path.
+_HIDDEN: list[tuple[str, str]] = []
+
+
+def _hide_host_paths(paths: list[str]) -> None:
+    found = {}
+    for path in paths:
+        if path and path.startswith("/") and path != "/bot":
+            name = os.path.basename(path)
+            found[path] = "<site-packages>" if name in ("site-packages", "dist-packages") else "<code>"
+    for prefix in {sys.base_prefix, sys.prefix}:
+        if prefix and prefix not in ("/", "/usr"):
+            found[prefix] = "<python>"
+    _HIDDEN[:] = sorted(found.items(), key=lambda item: len(item[0]), reverse=True)
+
+
+def scrubbed(text: str) -> str:
+    for path, label in _HIDDEN:
+        text = text.replace(path, label)
+    return text
+
+
 def _error(exc: BaseException) -> str:
     lines = traceback.format_exception_only(type(exc), exc)
-    return "".join(lines).strip()[-2000:]
+    return scrubbed("".join(lines).strip())[-2000:]
+
+
+def _log_traceback() -> None:
+    print(scrubbed(traceback.format_exc()), file=sys.stderr)
 
 
 class Seat:
@@ -76,7 +104,7 @@ class Seat:
             )
         except Exception as exc:
             self.error = f"the bot could not start: {_error(exc)}"
-            print(traceback.format_exc(), file=sys.stderr)
+            _log_traceback()
         base = getattr(getattr(sys.modules.get("engine.bot"), "Bot", None), "on_hand_end", None)
         self.hears_hands = getattr(type(self.bot), "on_hand_end", base) is not base
 
@@ -85,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.observation import Observation
 
     module, qualname = (argv or sys.argv[1:])[:2]
+    _hide_host_paths(list(sys.path))
     # The protocol's pipes are the shim's alone: whatever the bot prints goes to its log, and it
     # cannot read the engine's messages from under the shim.
     out = sys.stdout.buffer
@@ -105,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                 factory = load(module, qualname)
             except Exception as exc:
                 load_error = f"the bot's module could not be loaded: {_error(exc)}"
-                print(traceback.format_exc(), file=sys.stderr)
+                _log_traceback()
             seat = Seat(factory, message)
         elif kind == "game" and seat is not None:
             if load_error is None:
@@ -127,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     seat.bot.on_game_end(observation)
             except Exception:  # a notice is a courtesy, as in the runner
-                print(traceback.format_exc(), file=sys.stderr)
+                _log_traceback()
         elif kind == "match_end":
             break
     return 0
@@ -141,7 +170,7 @@ def answer(seat: Seat | None, load_error: str | None, observation) -> dict:
     try:
         action = seat.bot.act(observation)
     except Exception as exc:
-        print(traceback.format_exc(), file=sys.stderr)
+        _log_traceback()
         return {"error": _error(exc)}
     return {"action": action}
 

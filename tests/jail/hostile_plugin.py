@@ -314,7 +314,16 @@ class Backdoor(Hostile):
                 raise RuntimeError(f"LEAKED: wrote {path}")
 
 
+class Crashes(Hostile):
+    """Raises from deep in its own module: its traceback is the owner's to read, and says where
+    the code is without the server's folders."""
+
+    def attack(self, observation):
+        raise RuntimeError("boom from the bot")
+
+
 BOTS = {
+    "hostile-crash": Crashes,
     "hostile-env": ReadsEnv,
     "hostile-files": ReadsFiles,
     "hostile-proc": ReadsProc,

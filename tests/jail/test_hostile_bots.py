@@ -78,6 +78,27 @@ def test_the_fork_bomb_meets_the_process_limit():
     assert "fork refused after" in logs
 
 
+def test_a_crashing_bots_error_and_log_name_no_folder_of_the_server():
+    """Its owner reads its traceback; the engine's, the plugin's and the Python's folders on the
+    host are named by what they are (`<code>`, `<site-packages>`, `<python>`)."""
+    jail_or_skip()
+    import sys
+    import sysconfig
+
+    from .hostile_plugin import PROJECT
+
+    game = hostile_match("hostile-crash", games=1).games[0].result
+    assert game.termination == "crash"
+    log = " ".join(game.logs.values())
+    assert "RuntimeError: boom from the bot" in game.fault_message
+    assert 'File "<code>/tests/jail/hostile_plugin.py"' in log
+    host_folders = [PROJECT, sysconfig.get_paths()["purelib"]]
+    if sys.base_prefix not in ("/usr", "/"):
+        host_folders.append(os.path.realpath(sys.base_prefix))
+    for folder in host_folders:
+        assert folder not in game.fault_message and folder not in log, folder
+
+
 def test_the_seed_thief_would_find_the_deal_from_the_old_seat_seed(monkeypatch):
     """The thief works: given the old invertible seat seed, it computes the deal (and so every
     card); given the one-way seed it finds nothing (test_a_hostile_bot_is_contained)."""
