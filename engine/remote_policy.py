@@ -23,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -198,12 +199,49 @@ def check_address(address: Address, host: str, policy: RemotePolicy) -> None:
         )
 
 
-def checked_addresses(target: Target, policy: RemotePolicy) -> list[tuple]:
-    """The (family, sockaddr) pairs the target's host resolves to now, every one of them
-    allowed; RemoteRefused if any is not (a name that resolves to a public address and a
-    private one is refused whole: there is no telling which one the next lookup returns)."""
+# Lookups still running after their deadline, at most: a bot whose name server never answers
+# holds one thread each until the system's resolver gives up, and no more than this many.
+MAX_PENDING_LOOKUPS = 16
+_pending_lookups = threading.BoundedSemaphore(MAX_PENDING_LOOKUPS)
+
+
+def resolve(host: str, port: int, timeout: float | None) -> list[tuple]:
+    """getaddrinfo within `timeout` seconds (None: as long as the resolver takes). The lookup
+    runs in a daemon thread, the one way to bound the C library's resolver: a slow name server
+    (a remote bot's own, say) costs the bot its deadline, never the worker more than that."""
+    if timeout is None:
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    if not _pending_lookups.acquire(blocking=False):
+        raise TimeoutError(f"resolving {host!r}: too many lookups are already waiting")
+    outcome: dict[str, object] = {}
+    done = threading.Event()
+
+    def lookup() -> None:
+        try:
+            outcome["found"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except BaseException as exc:  # handed to the caller
+            outcome["error"] = exc
+        finally:
+            done.set()
+            _pending_lookups.release()
+
+    threading.Thread(target=lookup, name=f"resolve {host}", daemon=True).start()
+    if not done.wait(timeout):
+        raise TimeoutError(f"resolving {host!r} took more than {timeout:g}s")
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["found"]  # type: ignore[return-value]
+
+
+def checked_addresses(
+    target: Target, policy: RemotePolicy, timeout: float | None = None
+) -> list[tuple]:
+    """The (family, sockaddr) pairs the target's host resolves to now (within `timeout`
+    seconds), every one of them allowed; RemoteRefused if any is not (a name that resolves to a
+    public address and a private one is refused whole: there is no telling which one the next
+    lookup returns)."""
     try:
-        found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+        found = resolve(target.host, target.port, timeout)
     except (socket.gaierror, UnicodeError) as exc:
         raise RemoteRefused(f"cannot resolve {target.host!r}: {exc}") from None
     out = []
@@ -220,7 +258,7 @@ def connect_checked(target: Target, policy: RemotePolicy, timeout: float) -> soc
     """A TCP connection to one of the host's checked addresses (never a second lookup between
     the check and the connection)."""
     last: OSError | None = None
-    for family, sockaddr in checked_addresses(target, policy):
+    for family, sockaddr in checked_addresses(target, policy, timeout):
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.settimeout(timeout)
         try:

@@ -203,3 +203,38 @@ def test_the_cli_plays_a_remote_bot_when_the_operator_allows_it(bot_server):
     assert "loopback address" in refused.stderr and "Traceback" not in refused.stderr
     off = cli("arena", "--bots", server.url, "random", env={"TRUCO_REMOTE_BOTS": ""})
     assert off.returncode == 2 and "remote bots are off" in off.stderr
+
+
+def test_a_name_server_that_never_answers_costs_the_bot_its_deadline_not_the_worker(
+    remote_policy_set, bot_server, monkeypatch
+):
+    """A remote bot's host name is looked up at each connection; a lookup that hangs (the
+    bot's own slow name server) is abandoned at the deadline: the bot forfeits in about its
+    decision time, and the game, the match and the worker go on."""
+    import threading
+
+    from engine import remote_policy
+
+    server = bot_server("good")
+    remote_policy_set(RemotePolicy.of(True, "bots.slow-dns.test", "127.0.0.0/8"))
+    never = threading.Event()
+    real = socket.getaddrinfo
+
+    def hanging_lookup(host, port, *args, **kwargs):
+        if host == "bots.slow-dns.test":
+            never.wait(30)  # the test lets it go at the end
+            return real("127.0.0.1", port, *args, **kwargs)
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(remote_policy.socket, "getaddrinfo", hanging_lookup)
+    url = server.url.replace("127.0.0.1", "bots.slow-dns.test")
+    try:
+        started = time.monotonic()
+        result = one_game(url, decision_seconds=0.5)
+        elapsed = time.monotonic() - started
+    finally:
+        never.set()
+    assert result.termination == "crash" and result.seat % 2 == 0
+    assert result.detail == "remote bot did not take a message in time"
+    assert "within 0.5s" in result.fault_message
+    assert elapsed < 5, f"the game took {elapsed:.1f}s behind a hanging lookup"
