@@ -13,7 +13,10 @@ no uid. The lowest free uid is taken, so that the files stay as few as the jails
 at once. A uid whose lock is free has no live jail: any process still running under it is an
 orphan (a runner killed in the few milliseconds before bwrap armed `--die-with-parent`), and is
 killed when a jail is next leased (an ordinary runner may: the orphan lives in a user namespace
-the runner owns).
+the runner owns). Subordinate uids may be shared with the runner's other user namespaces (its
+rootless containers use the same /etc/subuid range): there, only a process whose user
+namespace maps exactly as a jail's does counts as an orphan, and a uid that anything else runs
+under is not leased at all.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ class UidPool:
     first_gid: int
     count: int
     lock_dir: str
+    # The uid a jail's user namespace maps to the runner (its root), for telling a jail's
+    # orphan from another process of the runner's subordinate uids; None for root's pool.
+    mapped_root: int | None = None
 
     def gid_of(self, uid: int) -> int:
         return self.first_gid + (uid - self.first_uid)
@@ -120,7 +126,20 @@ def subordinate_pool(euid: int | None = None) -> UidPool:
     if uids[0] <= euid < uids[0] + count:
         raise UidPoolUnavailable(f"the subordinate uids of {name} include its own uid")
     lock_dir = os.path.join(tempfile.gettempdir(), f"truco-jail-uids-{euid}")
-    return UidPool(uids[0], gids[0], count, lock_dir)
+    return UidPool(uids[0], gids[0], count, lock_dir, mapped_root=euid)
+
+
+def _is_jails(pid: int, uid: int, pool: UidPool) -> bool:
+    """Whether process `pid` (running as host `uid`) is in a user namespace made as a jail's:
+    root mapped to the runner, JAIL_UID to `uid`, nothing else (engine/jail/command.py)."""
+    from .command import JAIL_UID
+
+    try:
+        with open(f"/proc/{pid}/uid_map", encoding="ascii") as f:
+            lines = sorted(tuple(int(n) for n in line.split()) for line in f if line.strip())
+    except (OSError, ValueError):
+        return False
+    return lines == [(0, pool.mapped_root, 1), (JAIL_UID, uid, 1)]
 
 
 def _try_lock(pool: UidPool, uid: int) -> int | None:
@@ -166,6 +185,12 @@ def lease_uid(pool: UidPool | None = None) -> UidLease:
             if uid > max(running, default=0):
                 break
             continue
+        if (
+            owned
+            and pool.mapped_root is not None
+            and not all(_is_jails(pid, uid, pool) for pid in running[uid])
+        ):
+            continue  # another namespace of the runner's uses it (a rootless container)
         fd = _try_lock(pool, uid)
         if fd is None:
             continue  # a live jail's

@@ -210,3 +210,45 @@ def test_an_ordinary_runner_kills_an_orphan_of_its_jails_when_the_next_starts(
     assert int(uid) != ordinary_user
     # The sh of userns_command exec'd setpriv then sleep: the orphan itself was SIGKILLed.
     assert int(code) == -9
+
+
+CONTAINER = textwrap.dedent(
+    """
+    import subprocess, time
+    from engine.jail import uids
+    pool = uids.subordinate_pool()
+    # A rootless container's process: its namespace maps the whole range (as podman's does),
+    # and it runs as the first subordinate uid.
+    argv = ["/usr/bin/unshare", "--user", "--map-user=0", "--map-group=0",
+            f"--map-users={pool.first_uid},1,{pool.count}",
+            f"--map-groups={pool.first_gid},1,{pool.count}", "--",
+            "/usr/bin/setpriv", "--reuid=1", "--regid=1", "--clear-groups", "sleep", "600"]
+    container = subprocess.Popen(argv)
+    time.sleep(0.5)
+    lease = uids.lease_uid(pool)
+    lease.release()
+    time.sleep(0.2)
+    alive = container.poll() is None
+    container.kill()
+    container.wait()
+    print(pool.first_uid, lease.uid, alive)
+    """
+)
+
+
+def test_an_ordinary_runner_leaves_its_other_user_namespaces_alone(ordinary_user, plugin_dir):
+    """Subordinate uids are shared with the runner's rootless containers: a process of theirs
+    under a subordinate uid is neither killed as an orphan nor given a jail's uid."""
+    jail_or_skip()
+    done = subprocess.run(
+        as_ordinary_user([SYSTEM_PYTHON, "-c", CONTAINER]),
+        env=ordinary_user_env(plugin_dir),
+        cwd="/tmp",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    first, leased, alive = done.stdout.split()
+    assert alive == "True", "a process of another namespace was killed as a jail's orphan"
+    assert int(leased) != int(first), "a jail was given a uid another namespace runs as"
