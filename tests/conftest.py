@@ -27,8 +27,13 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(autouse=True)
 def worker_check_off(settings):
-    """No test asks the broker for workers unless it turns the check on itself."""
+    """No test asks the broker for workers unless it turns the check on itself; passwords are
+    hashed with a thousand rounds, not a million (tests/fast_hasher.py)."""
     settings.TRUCO_WORKER_CHECK_SECONDS = 0
+    settings.PASSWORD_HASHERS = [
+        "tests.fast_hasher.FastPBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
 
 
 @pytest.fixture
