@@ -130,6 +130,9 @@
     let timer = null;
     let epoch = 0;  // bumped by every action: a poll answered from before it is stale
     let seen = null;  // the hand summary the player has moved on from
+    // The summary on screen: a poll that brings the same one leaves it alone (redrawing it
+    // pulled its OK button from under the player's click).
+    let drawnSummary = null;
     let last = null;  // the state drawn last
 
     async function act(action, seat) {
@@ -317,8 +320,10 @@
     function drawSummary(state) {
       const s = state.hand_summary;
       const key = summaryKey(state);
-      if (!s || key === seen) { summaryBox.hidden = true; summaryBox.replaceChildren(); return; }
+      if (!s || key === seen) { summaryBox.hidden = true; summaryBox.replaceChildren(); drawnSummary = null; return; }
       summaryBox.hidden = false;
+      if (drawnSummary === key) return;
+      drawnSummary = key;
       const deck = state.table ? state.table.deck : (state.tournament.variant === "argentino" ? "spanish40" : "french40");
       fill(summaryBox,
         el("h2", {}, s.headline),
