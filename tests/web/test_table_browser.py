@@ -51,9 +51,19 @@ def open_table(page, variant: str = "paulista", target: int = 3) -> None:
     page.wait_for_selector("#actions button")
 
 
-SUMMARY_HEADLINE = """() => {
-    const headline = document.querySelector('#hand-summary:not([hidden]) h2');
-    return headline ? headline.innerText : null;
+# Notes every hand summary the table shows, however briefly (the player's next action hides
+# it, and a test that clicks at once may never catch it between two looks).
+WATCH_SUMMARIES = """() => {
+    window.summariesShown = [];
+    const box = document.querySelector('#hand-summary');
+    const note = () => {
+        const headline = box.querySelector('h2');
+        if (!box.hidden && headline && !window.summariesShown.includes(headline.innerText)) {
+            window.summariesShown.push(headline.innerText);
+        }
+    };
+    note();
+    new MutationObserver(note).observe(box, {childList: true, subtree: true, attributes: true});
 }"""
 
 
@@ -61,10 +71,11 @@ def play_to_the_end(page, limit: int = 300) -> dict:
     """Click through the game (cards first, else the first choice offered) and note what the
     table showed on the way."""
     seen = {"summary": None, "dismissed": False}
+    page.evaluate(WATCH_SUMMARIES)
     for _ in range(limit):
-        if seen["summary"] is None:  # read at once: a poll may take it away at any moment
-            seen["summary"] = page.evaluate(SUMMARY_HEADLINE)
         if page.locator("#game-over:not([hidden])").count():
+            shown = page.evaluate("window.summariesShown")
+            seen["summary"] = shown[0] if shown else None
             return seen
         if not seen["dismissed"] and page.locator("#summary-ok").count():
             try:
