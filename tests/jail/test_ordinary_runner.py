@@ -37,6 +37,18 @@ RUNNER = textwrap.dedent(
 )
 
 
+def run_as_ordinary_user(plugin_dir, *python_args: str) -> subprocess.CompletedProcess:
+    """The system's Python with these arguments, run by the ordinary runner; its output."""
+    return subprocess.run(
+        as_ordinary_user([SYSTEM_PYTHON, *python_args]),
+        env=ordinary_user_env(plugin_dir),
+        cwd="/tmp",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def _owner_and_parent(pid: int) -> tuple[int, int] | None:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -118,14 +130,7 @@ def test_the_bots_of_an_ordinary_runner_run_as_subordinate_uids_never_its_own(
 
 def test_jail_check_as_an_ordinary_runner_verifies_its_uid_from_the_host(ordinary_user, plugin_dir):
     jail_or_skip()
-    done = subprocess.run(
-        as_ordinary_user([SYSTEM_PYTHON, "-m", "engine", "jail-check"]),
-        env=ordinary_user_env(plugin_dir),
-        cwd="/tmp",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_as_ordinary_user(plugin_dir, "-m", "engine", "jail-check")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "in a user namespace, as a subordinate uid of its own" in done.stdout
     assert f"not root, not the runner's ({ordinary_user})" in done.stdout
@@ -197,14 +202,7 @@ def test_an_ordinary_runner_kills_an_orphan_of_its_jails_when_the_next_starts(
     ordinary_user, plugin_dir
 ):
     jail_or_skip()
-    done = subprocess.run(
-        as_ordinary_user([SYSTEM_PYTHON, "-c", ORPHAN]),
-        env=ordinary_user_env(plugin_dir),
-        cwd="/tmp",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_as_ordinary_user(plugin_dir, "-c", ORPHAN)
     assert done.returncode == 0, done.stderr
     uid, code = done.stdout.split()
     assert int(uid) != ordinary_user
@@ -240,14 +238,7 @@ def test_an_ordinary_runner_leaves_its_other_user_namespaces_alone(ordinary_user
     """Subordinate uids are shared with the runner's rootless containers: a process of theirs
     under a subordinate uid is neither killed as an orphan nor given a jail's uid."""
     jail_or_skip()
-    done = subprocess.run(
-        as_ordinary_user([SYSTEM_PYTHON, "-c", CONTAINER]),
-        env=ordinary_user_env(plugin_dir),
-        cwd="/tmp",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_as_ordinary_user(plugin_dir, "-c", CONTAINER)
     assert done.returncode == 0, done.stderr
     first, leased, alive = done.stdout.split()
     assert alive == "True", "a process of another namespace was killed as a jail's orphan"
