@@ -41,7 +41,7 @@ def parse_bot(text: str) -> BotSpec:
             raise ArenaError(f"bot parameter {item!r} of {text!r} must look like key=value")
         try:
             params[key] = json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             params[key] = value
     return BotSpec(name, params)
 

@@ -23,7 +23,7 @@ def parse_option(text: str) -> tuple[str, object]:
     name, raw = text.split("=", 1)
     try:
         value = json.loads(raw)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         value = raw
     return name, value
 

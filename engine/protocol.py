@@ -172,7 +172,7 @@ def parse_reply(line: bytes | str, ident: int | None = None) -> str:
         )
     try:
         reply = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
         raise MalformedReply("answered a line that is not JSON", _text(line[:200])) from None
     return reply_action(reply, ident)
 

@@ -79,7 +79,7 @@ def _require(condition: bool, message: str, **where) -> None:
 def load(text: str) -> Any:
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise RecordError(f"malformed record: not JSON ({exc})") from None
 
 

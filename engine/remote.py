@@ -150,7 +150,7 @@ class HttpTransport:
         body = self._post(message, seconds)
         try:
             return json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):  # nested too deep
             raise MalformedReply("answered a body that is not JSON", _excerpt(body)) from None
 
     def send(self, message: Mapping[str, Any]) -> None:

@@ -30,6 +30,8 @@ def load_records(text: str) -> list:
     """One record, or the records of a JSON-lines file (a JSON object per non-empty line)."""
     try:
         return [json.loads(text)]
+    except RecursionError:
+        return [load(text)]  # raises the usual "not JSON" error
     except json.JSONDecodeError as exc:
         if not exc.msg.startswith("Extra data"):
             return [load(text)]  # raises the usual "not JSON" error

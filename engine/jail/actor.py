@@ -25,7 +25,7 @@ from .process import JailedProcess
 # Puts the folders named first on sys.path, then runs the shim for MODULE QUALNAME.
 _BOOT = (
     "import sys; n = int(sys.argv[1]); sys.path[:0] = sys.argv[2:2 + n]; "
-    "from engine.jail.shim import main; raise SystemExit(main(sys.argv[2 + n:]))"
+    "from engine.jail.shim import run; raise SystemExit(run(sys.argv[2 + n:]))"
 )
 ENGINE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -1,9 +1,13 @@
 """A cgroup per jail, for what rlimits cannot bound well: resident memory (a JVM reserves far
-more address space than it uses) and the number of processes of the whole jail.
+more address space than it uses), the number of processes of the whole jail, and the CPU the
+whole jail may use at once (RLIMIT_CPU is per process: 60 processes spinning between their
+answers took both cores of the host, and every game still ended normally).
 
-cgroup v1 (separate `memory` and `pids` hierarchies) or v2 (one unified tree), made as children
+cgroup v1 (separate `memory`, `pids` and `cpu` hierarchies) or v2 (one unified tree), made as children
 of the runner's own cgroup so that the runner's limits still hold. Only where the runner may
-create them (root, or a delegated tree); elsewhere the jail falls back to rlimits. The jailed
+create them (root, or a delegated tree); elsewhere the jail falls back to rlimits. The CPU
+quota is made where the `cpu` controller is there too, and left out (rlimits still bound each
+process) where it is not. The jailed
 command joins its cgroup before it starts (`join_command`), so nothing of it runs outside.
 """
 
@@ -35,10 +39,13 @@ def _own_path(controller: str | None) -> str | None:
 class JailCgroup:
     """The folders of one jail's cgroup (one per hierarchy)."""
 
-    def __init__(self, folders: list[str], memory: str, events: str | None):
+    def __init__(
+        self, folders: list[str], memory: str, events: str | None, cpu_limited: bool = False
+    ):
         self.folders = folders
         self.memory = memory  # the folder with the memory controller
         self._events = events  # the file that counts OOM kills
+        self.cpu_limited = cpu_limited  # whether a CPU quota bounds the whole jail
 
     @property
     def procs_files(self) -> list[str]:
@@ -104,12 +111,19 @@ def _write(path: str, value: str) -> None:
         f.write(value)
 
 
-def _make_v1(name: str, memory_bytes: int, processes: int) -> JailCgroup | None:
+PERIOD_US = 100_000  # the CPU quota's period: the kernel's default
+
+
+def _make_v1(name: str, memory_bytes: int, processes: int, cpus: float) -> JailCgroup | None:
     memory_own, pids_own = _own_path("memory"), _own_path("pids")
     if memory_own is None or pids_own is None:
         return None
     memory = os.path.join(ROOT, "memory", memory_own.lstrip("/"), name)
     pids = os.path.join(ROOT, "pids", pids_own.lstrip("/"), name)
+    cpu_own = _own_path("cpu")
+    cpu = None
+    if cpu_own is not None and os.path.isdir(os.path.join(ROOT, "cpu")):
+        cpu = os.path.join(ROOT, "cpu", cpu_own.lstrip("/"), name)
     made = []
     try:
         for folder in (memory, pids):
@@ -125,10 +139,25 @@ def _make_v1(name: str, memory_bytes: int, processes: int) -> JailCgroup | None:
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
         return None
-    return JailCgroup([memory, pids], memory, os.path.join(memory, "memory.oom_control"))
+    if cpu is not None:
+        try:
+            _mkdir_fresh(cpu)
+            _write(os.path.join(cpu, "cpu.cfs_period_us"), str(PERIOD_US))
+            _write(os.path.join(cpu, "cpu.cfs_quota_us"), str(_quota_us(cpus)))
+            made.append(cpu)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.rmdir(cpu)
+    return JailCgroup(
+        made, memory, os.path.join(memory, "memory.oom_control"), cpu_limited=cpu in made
+    )
 
 
-def _make_v2(name: str, memory_bytes: int, processes: int) -> JailCgroup | None:
+def _quota_us(cpus: float) -> int:
+    return max(1000, int(cpus * PERIOD_US))
+
+
+def _make_v2(name: str, memory_bytes: int, processes: int, cpus: float) -> JailCgroup | None:
     own = _own_path(None)
     if own is None:
         return None
@@ -146,20 +175,25 @@ def _make_v2(name: str, memory_bytes: int, processes: int) -> JailCgroup | None:
         _write(os.path.join(folder, "memory.max"), str(memory_bytes))
         _write(os.path.join(folder, "memory.swap.max"), "0")
         _write(os.path.join(folder, "pids.max"), str(processes))
+        if "cpu" in enabled:
+            _write(os.path.join(folder, "cpu.max"), f"{_quota_us(cpus)} {PERIOD_US}")
     except OSError:
         with contextlib.suppress(OSError):
             os.rmdir(folder)
         return None
-    return JailCgroup([folder], folder, os.path.join(folder, "memory.events"))
+    return JailCgroup(
+        [folder], folder, os.path.join(folder, "memory.events"), cpu_limited="cpu" in enabled
+    )
 
 
-def make_cgroup(name: str, memory_mb: int, processes: int) -> JailCgroup | None:
-    """A fresh cgroup for one jail, or None where the runner may not make one."""
+def make_cgroup(name: str, memory_mb: int, processes: int, cpus: float = 1.0) -> JailCgroup | None:
+    """A fresh cgroup for one jail, or None where the runner may not make one. `cpus`: how many
+    cores' worth of CPU time the whole jail may use at once."""
     memory_bytes = memory_mb << 20
     if os.path.isdir(os.path.join(ROOT, "memory")) and os.path.isdir(os.path.join(ROOT, "pids")):
-        return _make_v1(name, memory_bytes, processes)
+        return _make_v1(name, memory_bytes, processes, cpus)
     if os.path.exists(os.path.join(ROOT, "cgroup.controllers")):
-        return _make_v2(name, memory_bytes, processes)
+        return _make_v2(name, memory_bytes, processes, cpus)
     return None
 
 

@@ -83,6 +83,7 @@ tries("open an AF_NETLINK socket", lambda: socket.socket(16, socket.SOCK_RAW, 0)
 import resource
 found["limits"] = {name: resource.getrlimit(getattr(resource, name))[0] for name in ("RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA")}
 found["root entries"] = sorted(os.listdir("/"))
+found["init's command line"] = open("/proc/1/cmdline", "rb").read().decode("utf-8", "replace").split("\0")
 print(json.dumps({"action": "ok", "found": found}), flush=True)
 sys.stdin.readline()  # stays until the runner has looked at it from the host
 """
@@ -174,6 +175,22 @@ def run_jail_check(args) -> int:
             by_cgroup or limits["RLIMIT_DATA"] == DEFAULT.memory_mb << 20,
         )
     )
+    init = found["init's command line"]
+    checks.append(
+        (
+            "its init's command line names no host folder: " + " ".join(init[:3]),
+            "--ro-bind" not in init and "--args" in init,
+        )
+    )
+    if process.cpu_quota:
+        checks.append(
+            (f"CPU bounded to {DEFAULT.cpus:g} core(s) for the whole jail by a cgroup", True)
+        )
+    else:
+        print(
+            "  note CPU time is bounded per process (RLIMIT_CPU), not for the whole jail at once:"
+            " no cpu cgroup controller here"
+        )
     failed = 0
     for text, ok in checks:
         print(f"  {'ok  ' if ok else 'FAIL'} {text}")

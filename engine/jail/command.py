@@ -36,6 +36,7 @@ TMP_DIR = "/tmp"
 # What runtimes read from /etc; nothing else of it is in the jail.
 ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "java-*", "localtime")
 TOP_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SETPRIV = "/usr/bin/setpriv"  # drops to the jail's uid: the first word of the bot's command
 
 
 def _ancestors(path: str) -> list[str]:
@@ -141,7 +142,7 @@ def bwrap_command(
         argv += ["--seccomp", str(seccomp_fd)]
     argv.append("--")
     argv += [
-        "/usr/bin/setpriv",
+        SETPRIV,
         f"--reuid={uid}",
         f"--regid={uid}",
         "--clear-groups",
@@ -153,6 +154,26 @@ def bwrap_command(
     argv += ["/usr/bin/prlimit", *rlimits(limits, memory_by_cgroup), "--"]
     argv += list(command)
     return argv
+
+
+def args_in_fd(argv: list[str]) -> tuple[list[str], int]:
+    """`argv` (of `bwrap_command`) with bwrap's options moved into a memfd that bwrap reads
+    (`--args FD`) and closes before the bot starts. The jail's init (pid 1 of its PID namespace,
+    a copy of bwrap) then shows the bot `bwrap --args N -- setpriv ...` as its command line,
+    instead of every host folder it binds (its own among them). The command after `--` stays on
+    the command line: bwrap takes it only there. The caller passes the fd to bwrap and closes
+    its own."""
+    end = next(i for i in range(1, len(argv) - 1) if argv[i] == "--" and argv[i + 1] == SETPRIV)
+    fd = os.memfd_create("truco-jail-args", os.MFD_CLOEXEC)
+    try:
+        view = memoryview(b"".join(os.fsencode(arg) + b"\0" for arg in argv[1:end]))
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return [argv[0], "--args", str(fd), *argv[end:]], fd
 
 
 # Run in the new user namespace, as its root, before bwrap: no user namespace may be made in it

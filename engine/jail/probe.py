@@ -83,7 +83,7 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
     """Builds a jail for real, as bots get it, and runs /bin/true in it."""
     if bwrap is None:
         return Availability(False, "bubblewrap (bwrap) is not installed")
-    from .command import JAIL_UID, bwrap_command, userns_command
+    from .command import JAIL_UID, args_in_fd, bwrap_command, userns_command
 
     as_root = euid == 0
     if not as_root:
@@ -101,6 +101,7 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
     except (SeccompUnavailable, OSError) as exc:
         lease.release()
         return Availability(False, str(exc), bwrap, as_root)
+    args_fd = None
     try:
         argv = bwrap_command(
             ["/bin/true"],
@@ -109,6 +110,7 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
             uid=lease.uid if as_root else JAIL_UID,
             seccomp_fd=seccomp_fd,
         )
+        argv, args_fd = args_in_fd(argv)  # as bots get it (engine/jail/process.py)
         if not as_root:
             argv = userns_command(lease.uid, lease.gid, argv)
         try:
@@ -117,12 +119,14 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
                 capture_output=True,
                 timeout=20,
                 stdin=subprocess.DEVNULL,
-                pass_fds=(seccomp_fd,),
+                pass_fds=(seccomp_fd, args_fd),
             )
         except (OSError, subprocess.SubprocessError) as exc:
             return Availability(False, f"bwrap could not run: {exc}", bwrap, as_root)
     finally:
         os.close(seccomp_fd)
+        if args_fd is not None:
+            os.close(args_fd)
         lease.release()
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..protocol import MAX_REPLY_BYTES, BotExited, BotTimeout, MalformedReply, encode
 from .cgroup import JailCgroup, join_command, make_cgroup
-from .command import JAIL_UID, bwrap_command, userns_command
+from .command import JAIL_UID, args_in_fd, bwrap_command, userns_command
 from .limits import DEFAULT, Limits
 from .probe import availability, unsafe_unjailed
 from .seccomp import program_fd
@@ -58,11 +58,11 @@ class JailedProcess:
         self._pending: list[bytes] = []  # notices not written yet
         self._fresh = True  # its first decision waits for it to have started
         self._exit: str | None = None
-        self._seccomp_fd: int | None = None
+        self._fds: list[int] = []  # for bwrap: the seccomp filter and its arguments
         try:
             argv, cwd, host_env = self._argv(list(command), files, binds, env or {})
         except BaseException:
-            self._close_seccomp_fd()
+            self._close_fds()
             self._release()
             raise
         try:
@@ -73,7 +73,7 @@ class JailedProcess:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 close_fds=True,
-                pass_fds=() if self._seccomp_fd is None else (self._seccomp_fd,),
+                pass_fds=tuple(self._fds),
                 start_new_session=True,  # the terminal's Ctrl-C is the runner's, not the bot's
                 env=host_env,
                 cwd=cwd,
@@ -82,7 +82,7 @@ class JailedProcess:
             self._release()
             raise BotExited("bot process could not start", str(exc)) from None
         finally:
-            self._close_seccomp_fd()  # bwrap holds its own copy
+            self._close_fds()  # bwrap holds its own copies
         self._stdin = self._proc.stdin.fileno()
         self._stdout = self._proc.stdout.fileno()
         self._stderr = self._proc.stderr.fileno()
@@ -93,15 +93,19 @@ class JailedProcess:
         self._poll.register(self._stderr, select.POLLIN)
         self.pid = self._proc.pid
 
-    def _close_seccomp_fd(self) -> None:
-        if self._seccomp_fd is not None:
-            os.close(self._seccomp_fd)
-            self._seccomp_fd = None
+    def _close_fds(self) -> None:
+        while self._fds:
+            os.close(self._fds.pop())
 
     @property
     def memory_cgroup(self) -> bool:
         """Whether a cgroup bounds its resident memory (else RLIMIT_DATA does)."""
         return self._cgroup is not None
+
+    @property
+    def cpu_quota(self) -> bool:
+        """Whether a cgroup quota bounds the CPU the whole jail uses at once."""
+        return self._cgroup is not None and self._cgroup.cpu_limited
 
     @property
     def uid(self) -> int | None:
@@ -124,12 +128,16 @@ class JailedProcess:
             return command, files or tempfile.gettempdir(), {**plain, **env}
         jail = availability()
         jail.require()
-        self._seccomp_fd = program_fd()
+        seccomp_fd = program_fd()
+        self._fds.append(seccomp_fd)
         self._as_root = jail.as_root
         self._uid = lease_uid(jail.pool)
         # Root may make cgroups; an ordinary runner only in a tree delegated to it.
         self._cgroup = make_cgroup(
-            f"truco-jail-{self._uid.uid}", self.limits.memory_mb, self.limits.processes
+            f"truco-jail-{self._uid.uid}",
+            self.limits.memory_mb,
+            self.limits.processes,
+            self.limits.cpus,
         )
         argv = bwrap_command(
             command,
@@ -140,8 +148,10 @@ class JailedProcess:
             files=files,
             env=env,
             memory_by_cgroup=self._cgroup is not None,
-            seccomp_fd=self._seccomp_fd,
+            seccomp_fd=seccomp_fd,
         )
+        argv, args_fd = args_in_fd(argv)
+        self._fds.append(args_fd)
         if not jail.as_root:
             argv = userns_command(self._uid.uid, self._uid.gid, argv)
         # bwrap itself needs no environment; the bot's is set inside (--clearenv, --setenv).
@@ -171,7 +181,7 @@ class JailedProcess:
         line = self._read_line(deadline, seconds)
         try:
             return json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
             raise MalformedReply(
                 "answered a line that is not JSON", line[:200].decode("utf-8", "replace")
             ) from None

@@ -6,9 +6,12 @@ The namespaces, the read-only root and the dropped uid are the jail's walls; thi
 away the kernel interfaces a bot never needs and that kernel exploits use to climb them: making
 namespaces (a user namespace would make the bot root over its own mounts), mounting, tracing,
 eBPF, io_uring, userfaultfd, perf events, the kernel keyring, loading modules, and sockets of any
-family but Unix, IPv4 and IPv6 (AF_VSOCK would reach a virtual machine's host: it is in no
-network namespace). Everything else is allowed, so that Java, Node, Python and native bots run
-as they are. System calls of another ABI (32-bit ones on a 64-bit kernel) kill the process:
+family but Unix. A bot has no network (its namespace has only a loopback), so IP sockets serve it
+nothing, and they cost the host: the kernel charges their buffers to the host-wide TCP and UDP
+memory (`net.ipv4.tcp_mem`), which a cgroup v1 memory limit does not count, so a bot filling
+loopback connections it never reads stalled the host's own connections to its database. Other
+families reach past the network namespace (AF_VSOCK a virtual machine's host, AF_NETLINK the
+kernel). Everything else is allowed, so that Java, Node, Python and native bots run as they are. System calls of another ABI (32-bit ones on a 64-bit kernel) kill the process:
 libseccomp's default for a foreign architecture.
 """
 
@@ -83,7 +86,7 @@ NAMESPACE_FLAGS = {
     "CLONE_NEWPID": 0x20000000,
     "CLONE_NEWNET": 0x40000000,
 }
-ALLOWED_SOCKET_FAMILIES = (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6)
+ALLOWED_SOCKET_FAMILIES = (socket.AF_UNIX,)
 MAX_SOCKET_FAMILY = 64  # above AF_MAX of any kernel
 
 

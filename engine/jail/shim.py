@@ -1,6 +1,6 @@
 """The Python side of the bot protocol, run inside the jail for a registered plugin bot:
 
-    python -I -S -B -c "...; from engine.jail.shim import main; main()" MODULE QUALNAME
+    python -I -S -B -c "...; from engine.jail.shim import run; run()" MODULE QUALNAME
 
 It imports only the engine's observation and bot classes and the bot's own module (no plugin
 registry, nothing of the server), builds the bot for each game as the runner would in-process
@@ -56,7 +56,9 @@ def _hide_host_paths(paths: list[str]) -> None:
     for path in paths:
         if path and path.startswith("/") and path != "/bot":
             name = os.path.basename(path)
-            found[path] = "<site-packages>" if name in ("site-packages", "dist-packages") else "<code>"
+            found[path] = (
+                "<site-packages>" if name in ("site-packages", "dist-packages") else "<code>"
+            )
     for prefix in {sys.base_prefix, sys.prefix}:
         if prefix and prefix not in ("/", "/usr"):
             found[prefix] = "<python>"
@@ -175,5 +177,18 @@ def answer(seat: Seat | None, load_error: str | None, observation) -> dict:
     return {"action": action}
 
 
+def run(argv: list[str] | None = None) -> int:
+    """main(), with whatever else the bot raises (KeyboardInterrupt, a BaseException of its own)
+    written to its log with the host's folders hidden too, instead of Python's own traceback;
+    the bot's process then ends (a crash). sys.exit() keeps its own exit code."""
+    try:
+        return main(argv)
+    except SystemExit:
+        raise
+    except BaseException:
+        _log_traceback()
+        return 1
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

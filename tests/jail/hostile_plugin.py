@@ -322,8 +322,17 @@ class Crashes(Hostile):
         raise RuntimeError("boom from the bot")
 
 
+class Interrupts(Hostile):
+    """Raises what is not an Exception (KeyboardInterrupt): it went past the shim's handlers,
+    and Python's own traceback named the engine's folder on the host."""
+
+    def attack(self, observation):
+        raise KeyboardInterrupt("boom from the bot")
+
+
 BOTS = {
     "hostile-crash": Crashes,
+    "hostile-interrupt": Interrupts,
     "hostile-env": ReadsEnv,
     "hostile-files": ReadsFiles,
     "hostile-proc": ReadsProc,

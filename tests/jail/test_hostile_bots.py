@@ -78,19 +78,24 @@ def test_the_fork_bomb_meets_the_process_limit():
     assert "fork refused after" in logs
 
 
-def test_a_crashing_bots_error_and_log_name_no_folder_of_the_server():
+@pytest.mark.parametrize(
+    ("name", "raised"),
+    [("hostile-crash", "RuntimeError"), ("hostile-interrupt", "KeyboardInterrupt")],
+)
+def test_a_crashing_bots_error_and_log_name_no_folder_of_the_server(name, raised):
     """Its owner reads its traceback; the engine's, the plugin's and the Python's folders on the
-    host are named by what they are (`<code>`, `<site-packages>`, `<python>`)."""
+    host are named by what they are (`<code>`, `<site-packages>`, `<python>`), whatever it
+    raises."""
     jail_or_skip()
     import sys
     import sysconfig
 
     from .hostile_plugin import PROJECT
 
-    game = hostile_match("hostile-crash", games=1).games[0].result
+    game = hostile_match(name, games=1).games[0].result
     assert game.termination == "crash"
     log = " ".join(game.logs.values())
-    assert "RuntimeError: boom from the bot" in game.fault_message
+    assert f"{raised}: boom from the bot" in (game.fault_message + log)
     assert 'File "<code>/tests/jail/hostile_plugin.py"' in log
     host_folders = [PROJECT, sysconfig.get_paths()["purelib"]]
     if sys.base_prefix not in ("/usr", "/"):

@@ -161,6 +161,100 @@ def test_an_answer_line_past_the_limit_is_an_illegal_action():
     assert game.result.detail == "answered more than 65536 bytes in one line"
 
 
+def test_an_answer_nested_deeper_than_the_decoder_goes_is_an_illegal_action_and_restarts_it():
+    """A `[[[[...` answer made the decoder overflow its stack: that was a crash of the runner's
+    own code ("the bot raised an exception") and the garbling bot kept its process."""
+    jail_or_skip()
+    script = textwrap.dedent(
+        """
+        import json, sys
+        for line in sys.stdin:
+            message = json.loads(line)
+            if message["type"] == "act":
+                print("[" * 60000, flush=True)
+        """
+    )
+    spec = MatchSpec(
+        "paulista",
+        BotSpec("nests", isolation="jail", program=Program(("/usr/bin/python3", "-c", script))),
+        "random",
+        games=2,
+    )
+    games = play_match(spec).games
+    assert [g.result.termination for g in games] == ["illegal_action"] * 2
+    assert {g.result.detail for g in games} == {"answered a line that is not JSON"}
+
+
+def test_the_whole_jail_gets_one_core_of_cpu_however_many_processes_spin():
+    """RLIMIT_CPU bounds each process; a bot that forks spinners between its answers took every
+    core of the host while its games ended normally. The jail's cgroup quota holds all of them
+    to one core, measured from the host."""
+    jail_or_skip()
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: a quota of one core is no limit to see")
+    spinners = textwrap.dedent(
+        """
+        import os, sys
+        sys.stdin.readline()
+        for _ in range(6):
+            if os.fork() == 0:
+                while True:
+                    pass
+        print('{"action": "spinning"}', flush=True)
+        sys.stdin.readline()
+        """
+    )
+    process = JailedProcess(["/usr/bin/python3", "-c", spinners])
+    try:
+        if not process.cpu_quota:
+            pytest.skip("no cpu cgroup controller here: each process is bounded by RLIMIT_CPU")
+        assert process.request({"type": "act", "id": 1}, 30.0)["action"] == "spinning"
+        time.sleep(0.3)  # all six running
+        before, start = jail_cpu_seconds(process.uid), time.monotonic()
+        time.sleep(2.0)
+        cores = (jail_cpu_seconds(process.uid) - before) / (time.monotonic() - start)
+    finally:
+        process.close()
+    assert 0.5 < cores < 1.25, f"six spinners used {cores:.2f} cores"
+
+
+def jail_cpu_seconds(uid: int) -> float:
+    """CPU seconds so far of the host's processes of `uid`."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid != uid:
+                    continue
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / ticks
+
+
+def test_the_jails_init_shows_the_bot_no_host_folder_in_its_command_line(tmp_path):
+    """pid 1 of the jail is a copy of bwrap: its command line listed every bind, the bot's own
+    folder on the host among them. Its options now come through a file descriptor."""
+    jail_or_skip()
+    (tmp_path / "secret-folder-name").mkdir()
+    bot = tmp_path / "secret-folder-name"
+    (bot / "bot.py").write_text(
+        "import json, os, sys\nsys.stdin.readline()\n"
+        "init = open('/proc/1/cmdline', 'rb').read().decode()\n"
+        "print(json.dumps({'action': init, 'fds': sorted(os.listdir('/proc/self/fd'))}))\n"
+    )
+    os.chmod(tmp_path, 0o755)
+    os.chmod(bot, 0o755)
+    reply, _, _ = answer_once(["/usr/bin/python3", "bot.py"], files=str(bot))
+    init = reply["action"].split("\0")
+    assert "--args" in init and "--ro-bind" not in init
+    assert not any("secret-folder-name" in part for part in init)
+    assert reply["fds"] == ["0", "1", "2", "3"]  # its pipes, and the listing's own
+
+
 def test_a_crashed_bot_is_started_again_for_the_next_game():
     jail_or_skip()
     script = "import sys\nfor line in sys.stdin:\n    if '\"act\"' in line: sys.exit(4)\n"
@@ -391,7 +485,5 @@ def test_code_bound_from_under_tmp_is_seen_above_the_jails_own_tmp(tmp_path):
         f"import json, sys\ninput()\nsys.path.insert(0, {str(code)!r})\nimport marker_module\n"
         "print(json.dumps({'action': marker_module.WORD}))\n"
     )
-    reply, log, _ = answer_once(
-        [PYTHON, "-I", "-S", "-c", script], binds=(*RUNTIME, str(code))
-    )
+    reply, log, _ = answer_once([PYTHON, "-I", "-S", "-c", script], binds=(*RUNTIME, str(code)))
     assert reply == {"action": "visible"}, log

@@ -81,6 +81,9 @@ def test_a_match_message_with_any_json_parameter_still_encodes():
     ("line", "error", "detail"),
     [
         (b"not json", MalformedReply, "answered a line that is not JSON"),
+        # nested deeper than the decoder recurses: a garbled answer too, not a crash
+        (b"[" * 60000, MalformedReply, "answered a line that is not JSON"),
+        (b'{"action": ' * 5000, MalformedReply, "answered a line that is not JSON"),
         (b"[1, 2]", MalformedReply, "answered JSON that is not an object"),
         (b'{"action": 3}', MalformedReply, "answered an action that is not a string"),
         (

@@ -1,7 +1,7 @@
 """The jail's seccomp filter (engine/jail/seccomp.py): a bot that tries the kernel interfaces
 exploits climb out through (making namespaces, io_uring, eBPF, the keyring, tracing, sockets
-that leave the network namespace, 32-bit system calls) is refused each, while what ordinary
-programs do (threads, child processes, loopback sockets) still works."""
+of any family but Unix, 32-bit system calls) is refused each, while what ordinary programs do
+(threads, child processes, Unix sockets) still works."""
 
 from __future__ import annotations
 
@@ -59,7 +59,9 @@ CLIMBER = textwrap.dedent(
     record("perf_event_open", libc.syscall(NR["perf_event_open"], attr, 0, -1, -1, 0))
     record("userfaultfd", libc.syscall(NR["userfaultfd"], 0))
     record("mount", libc.syscall(NR["mount"], b"none", b"/tmp", b"tmpfs", 0, None))
-    for family, name in ((40, "AF_VSOCK"), (16, "AF_NETLINK"), (17, "AF_PACKET"), (38, "AF_ALG")):
+    families = ((40, "AF_VSOCK"), (16, "AF_NETLINK"), (17, "AF_PACKET"), (38, "AF_ALG"),
+                (2, "AF_INET"), (10, "AF_INET6"))
+    for family, name in families:
         try:
             socket.socket(family, socket.SOCK_DGRAM if family != 17 else socket.SOCK_RAW).close()
             found[name] = "allowed"
@@ -71,9 +73,16 @@ CLIMBER = textwrap.dedent(
     thread.start(); thread.join()
     found["a thread"] = "allowed" if done else "refused"
     found["a child process"] = "allowed" if subprocess.run(["/bin/true"]).returncode == 0 else "refused"
-    server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen()
-    client = socket.create_connection(server.getsockname()); client.close(); server.close()
-    found["a loopback socket"] = "allowed"
+    for kind, name in ((socket.SOCK_STREAM, "a TCP socket"), (socket.SOCK_DGRAM, "a UDP socket")):
+        try:
+            socket.socket(socket.AF_INET, kind).close()
+            found[name] = "allowed"
+        except OSError as exc:
+            found[name] = "refused: " + errno.errorcode.get(exc.errno, "?")
+    server = socket.socket(socket.AF_UNIX); server.bind("/tmp/listen"); server.listen()
+    client = socket.socket(socket.AF_UNIX); client.connect("/tmp/listen"); client.close()
+    server.close()
+    found["a unix socket"] = "allowed"
     a, b = socket.socketpair(); a.close(); b.close()
     found["a unix socket pair"] = "allowed"
     print(json.dumps({"action": found}), flush=True)
@@ -81,7 +90,7 @@ CLIMBER = textwrap.dedent(
     """
 )
 
-SHOULD_WORK = ("a thread", "a child process", "a loopback socket", "a unix socket pair")
+SHOULD_WORK = ("a thread", "a child process", "a unix socket", "a unix socket pair")
 
 
 def test_the_filter_refuses_what_exploits_use_and_keeps_what_programs_need():
@@ -97,6 +106,7 @@ def test_the_filter_refuses_what_exploits_use_and_keeps_what_programs_need():
     assert not allowed, f"the jail let the bot {allowed}"
     assert found["unshare user"] == "refused: EPERM"
     assert found["AF_VSOCK"] == "refused: EAFNOSUPPORT"
+    assert found["a TCP socket"] == found["AF_INET6"] == "refused: EAFNOSUPPORT"
 
 
 @pytest.mark.skipif(not shutil.which("gcc"), reason="gcc builds the 32-bit caller")

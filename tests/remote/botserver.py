@@ -1,5 +1,5 @@
 """A small HTTP bot server for the tests, on loopback in a thread of the test process: it plays
-the first legal action, or misbehaves as its `mode` says (slow, garbage, huge, redirect, error,
+the first legal action, or misbehaves as its `mode` says (slow, garbage, deep, huge, redirect, error,
 drip). It counts requests and TCP connections, so tests can see keep-alive at work."""
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ class BotHandler(FirstLegalHandler):
             time.sleep(server.delay)
         if mode == "garbage":
             return self.answer(200, b"<html>surely not json</html>")
+        if mode == "deep":  # JSON nested deeper than any decoder recurses
+            return self.answer(200, b"[" * 60000)
         if mode == "not-a-string":
             return self.answer(200, json.dumps({"action": 42}).encode())
         if mode == "huge":

@@ -65,6 +65,7 @@ def test_a_connection_the_server_closed_while_idle_is_reopened_and_the_game_goes
         ("slow", "timeout", "second decision"),
         ("drip", "timeout", "second decision"),
         ("garbage", "illegal_action", "not JSON"),
+        ("deep", "illegal_action", "not JSON"),
         ("not-a-string", "illegal_action", "not a string"),
         ("huge", "illegal_action", "more than 65536 bytes"),
         ("redirect", "crash", "redirect (307), which is never followed"),
