@@ -6,7 +6,8 @@
   default kombu's `filesystem://` transport with folders under `var/`, so a separate worker
   process works with nothing installed.
 - `TRUCO_VAR_DIR`: where the default database and broker folders live (default `./var`).
-- `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off),
+- `DJANGO_DEBUG` (default on), `DJANGO_SECRET_KEY` (required when debug is off; with debug on
+  and no key, a random one made once and kept in `var/secret-key.txt`),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
 - `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
 - `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
@@ -21,7 +22,8 @@
   match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
-  (default 10); a table's `turn_seconds` lowers it.
+  (default 10); a table's `turn_seconds` lowers it. `TRUCO_MAX_TABLES_PER_PLAYER`: the tables
+  one player may have in play at once (default 10).
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
   lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
   (default `60/minute`): requests per address to /api/auth/token/.
@@ -42,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import secrets
 from datetime import timedelta
 from pathlib import Path
 
@@ -69,12 +72,42 @@ def env_int(name: str, default: int) -> int:
 
 VAR_DIR = Path(os.environ.get("TRUCO_VAR_DIR") or BASE_DIR / "var")
 
+
+def local_secret_key(path: Path) -> str:
+    """A development site's secret key: random, made once and kept in `path` (readable by its
+    owner only), so that the web server and the worker share it. A key written in this file
+    would be everyone's: the daily tables' deals are keyed with it (tournaments/seeds.py)."""
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    draft = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(key + "\n")
+    try:
+        os.link(draft, path)  # whole or not at all: a process reading it never sees half
+    except FileExistsError:  # another process of the site made it first
+        key = path.read_text(encoding="ascii").strip()
+    finally:
+        draft.unlink()
+    return key
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+    try:
+        SECRET_KEY = local_secret_key(VAR_DIR / "secret-key.txt")
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"cannot keep a development secret key in {VAR_DIR / 'secret-key.txt'} "
+            f"({exc.strerror}): set DJANGO_SECRET_KEY, or TRUCO_VAR_DIR to a folder of yours"
+        ) from None
 # Keys the seeds of the daily deals (tournaments/seeds.py), which are otherwise computed from
 # public facts only; by default derived from the secret key, never the key itself.
 TRUCO_DEAL_SECRET = (
@@ -228,7 +261,7 @@ AXES_VERBOSE = False
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     # Bounded JSON (size, depth) and a message for every refused body: never a 500.
     "DEFAULT_PARSER_CLASSES": [
@@ -340,6 +373,8 @@ TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # process with a hard deadline per decision and resource limits (tournaments/trust.py).
 # The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
 TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
+# The most tables one player may have in play at once (play/quick.py).
+TRUCO_MAX_TABLES_PER_PLAYER = env_int("TRUCO_MAX_TABLES_PER_PLAYER", 10)
 TRUCO_USERS_CREATE_TOURNAMENTS = env_bool("TRUCO_USERS_CREATE_TOURNAMENTS", False)
 # Remote bots (engine/remote_policy.py reads these through tournaments/apps.py).
 TRUCO_REMOTE_BOTS = env_bool("TRUCO_REMOTE_BOTS", False)

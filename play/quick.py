@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, date
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -46,6 +47,24 @@ def invited_players(names: Iterable[str]) -> list[Player]:
     return found
 
 
+def check_tables_in_play(player: Player) -> None:
+    """A player opens at most TRUCO_MAX_TABLES_PER_PLAYER tables at once: each one running holds
+    a robot's worth of a worker at every advance, and one user opening dozens against slow
+    robots took the play workers from everyone."""
+    cap = int(getattr(settings, "TRUCO_MAX_TABLES_PER_PLAYER", 10))
+    in_play = Match.objects.filter(
+        tournament__table_settings__master=player,
+        status__in=(Match.Status.PENDING, Match.Status.RUNNING),
+    ).count()
+    if in_play >= cap:
+        raise ValidationError(
+            {
+                "detail": f"you have {in_play} tables in play, the most one player may open: "
+                "finish one, or end it (end-vote), first"
+            }
+        )
+
+
 def quick_match(
     user,
     *,
@@ -66,6 +85,7 @@ def quick_match(
     """Create, start and return the table's match; ValidationError says what is wrong. Without a
     `bot` the other side is free seats for people (robots play those nobody takes)."""
     player = player_for(user)
+    check_tables_in_play(player)
     if isinstance(bot, str):
         bot = bots_named([bot])[0]
     if daily and competitive:

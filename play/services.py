@@ -24,6 +24,7 @@ from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
 from engine.runner import IN_PROCESS, GameResult
 from tournaments import dispatch, execution
+from tournaments.budgets import decision_budget
 from tournaments.models import Match, Player, TableSettings, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 
@@ -142,7 +143,8 @@ def table_of(match: Match, live: LiveMatch) -> Table:
         tournament.options,
         tournament.preset or None,
     )
-    game = LiveGame(setup, live.actions, live.auto_played)
+    budget = decision_budget(tournament.table.turn_seconds)
+    game = LiveGame(setup, live.actions, live.auto_played, decision_seconds=budget)
     return Table(live, match, tournament, seating(match, tournament.players, planned.a_team), game)
 
 
@@ -276,25 +278,102 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
 
 def advance(match_id: int) -> None:
     """Play the bots (and robots for absent humans) up to a present human's decision; finish
-    games and the match as they end."""
+    games and the match as they end.
+
+    The bots think outside any transaction, on a snapshot of the table (`think`); what they
+    played is then written under the match's lock, if nobody moved the table meanwhile
+    (`record_thinking`). A slow robot (a search, code in the jail: up to the table's budget a
+    decision) therefore holds no lock: on SQLite, where every transaction takes the whole
+    database's write lock, one user's slow bots made everyone's requests fail with "database is
+    locked". One round per game the bots play through."""
     finished_match = None
-    with transaction.atomic():
-        match = locked_match(match_id)
-        if not LiveMatch.objects.filter(match=match).exists():
+    while True:
+        thought = think(match_id)
+        if thought is None:
             return
-        table = load(match)
-        if match.status != Match.Status.RUNNING:
-            close(table)
-            return
-        if table.live.waiting == LiveMatch.Waiting.NEXT:
-            return  # a player's table waits for its next game to be dealt
-        finished_match = run(table)
+        with transaction.atomic():
+            outcome, finished_match = record_thinking(match_id, thought)
+        if outcome != NEXT_GAME:
+            break
     if finished_match is not None:
         dispatch.continue_tournament(finished_match)
 
 
+NEXT_GAME = "next game"  # a game ended and the next one starts with the bots: another round
+
+
+@dataclass
+class Thought:
+    """The bots' moves, played on a snapshot of the table read without a lock."""
+
+    table: Table
+    position: tuple  # what the live row said when read: the moves hold only if it still does
+
+
+def position_of(live: LiveMatch) -> tuple:
+    return (live.game_no, live.waiting, list(live.actions), list(live.auto_played))
+
+
+def think(match_id: int) -> Thought | None:
+    """Read the table (committed rows, no lock, no transaction) and let its bots play their
+    turns; None when there is no live match."""
+    match = (
+        Match.objects.select_related(
+            "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot"
+        )
+        .prefetch_related("entrant_a__members", "entrant_b__members")
+        .filter(pk=match_id)
+        .first()
+    )
+    live = LiveMatch.objects.filter(match_id=match_id).first() if match else None
+    if live is None:
+        return None
+    table = table_of(match, live)
+    if (
+        match.status == Match.Status.RUNNING
+        and live.waiting != LiveMatch.Waiting.NEXT
+        and table.game is not None
+    ):
+        absent = absent_seats(table)
+        bots = {s.seat: s.bot for s in table.seats if not s.is_human or s.seat in absent}
+        table.game.advance(bots)
+    return Thought(table, position_of(live))
+
+
+def record_thinking(match_id: int, thought: Thought) -> tuple[str | None, int | None]:
+    """Under the match's lock: keep the bots' moves and what follows from them (a human's turn,
+    the end of a game, of the match). (NEXT_GAME or None, the tournament id once the match is
+    recorded.) Moves played on a table that changed meanwhile are dropped: whoever changed it
+    advances it."""
+    match = locked_match(match_id)
+    live = LiveMatch.objects.select_for_update().filter(match=match).first()
+    if live is None or position_of(live) != thought.position:
+        return None, None
+    table = Table(live, match, match.tournament, thought.table.seats, thought.table.game)
+    if match.status != Match.Status.RUNNING:
+        close(table)
+        return None, None
+    if live.waiting == LiveMatch.Waiting.NEXT:
+        return None, None  # a player's table waits for its next game to be dealt
+    if table.game is None:
+        return None, finish_match(table)
+    if not table.game.finished:
+        wait_for_human(table)
+        return None, None
+    end_game(table)
+    table = load_next(table)
+    if table.game is None:
+        return None, finish_match(table)
+    if table.tournament.table.is_players_table:
+        wait_for_deal(table)
+        return None, None
+    return NEXT_GAME, None
+
+
 def run(table: Table) -> int | None:
-    """Advance inside the caller's transaction; the tournament id once the match is recorded."""
+    """Advance inside the caller's transaction, the bots thinking under its lock: only for
+    bots that reply at once (`bots_reply_at_once`); the tournament id once the match is
+    recorded."""
     absent = absent_seats(table)
     while table.game is not None:
         bots = {s.seat: s.bot for s in table.seats if not s.is_human or s.seat in absent}

@@ -56,8 +56,12 @@ class LiveGame:
         setup: GameSetup,
         actions: Sequence[Sequence[Any]] = (),
         auto_played: Sequence[int] = (),
+        decision_seconds: float | None = None,
     ):
         self.setup = setup
+        # A robot's deadline per decision (the table's budget): told to a jailed or remote bot
+        # and enforced on it; None leaves the engine's default.
+        self.decision_seconds = decision_seconds
         variant = registry().variant(setup.variant)
         self.state: GameState = variant.new_game(
             setup.players, setup.options or None, preset=setup.preset or None, seed=setup.seed
@@ -194,7 +198,12 @@ class LiveGame:
     def _make_bot(self, seat: int, spec: BotSpec, pool: SeatPool):
         seed = bot_seed(self.setup.seed, seat, salt=self.ply)
         if spec.isolation != IN_PROCESS:  # code the server does not trust: the jail
-            context = MatchContext(self.setup.variant, self.state.options, self.setup.players)
+            context = MatchContext(
+                self.setup.variant,
+                self.state.options,
+                self.setup.players,
+                decision_seconds=self.decision_seconds,
+            )
             actor = pool.actor(seat, spec, context)
             actor.begin_game(game=0, seat=seat, seed=seed)
             return actor

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, game_seed, play_match, schedule
 
-from .budgets import playing_spec
+from .budgets import decision_budget, playing_spec
 from .game_privacy import private_part, public_record
 from .models import Bot, Entrant, Game, Match, Tournament
 from .ratings import rate_match
@@ -227,7 +227,7 @@ def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> Mat
         games=tournament.games_per_match,
         pairs=tournament.pairs_per_match,
         seed=seed,
-        decision_seconds=turn_seconds or None,
+        decision_seconds=decision_budget(turn_seconds),  # the table's, within the server's cap
     )
 
 

@@ -46,6 +46,29 @@ def is_organiser(user, tournament: Tournament) -> bool:
     return users_create_tournaments() and tournament.created_by_id == user.id
 
 
+def others_play_in(tournament: Tournament, user) -> bool:
+    """Whether people other than `user` play in `tournament`: a human entrant with another
+    member, or another user's bot. Their games, stakes and history are not the organiser's to
+    undo: once it has started, only staff cancel or delete such a tournament."""
+    entrants = Entrant.objects.filter(tournament=tournament)
+    other_people = entrants.filter(members__isnull=False).exclude(members__user=user)
+    other_bots = entrants.filter(bot__owner__isnull=False).exclude(bot__owner=user)
+    return other_people.exists() or other_bots.exists()
+
+
+def end_refused(tournament: Tournament, user, verb: str) -> str | None:
+    """Why `user` may not `verb` (cancel, delete) this tournament they organise; None: they may."""
+    if user.is_staff or tournament.status == Tournament.Status.DRAFT:
+        return None
+    if others_play_in(tournament, user):
+        return (
+            f"only staff may {verb} a tournament that others play in once it has started; "
+            "at your own table, the players end it together "
+            "(POST /api/play/matches/{id}/end-vote/)"
+        )
+    return None
+
+
 # --- is it open -----------------------------------------------------------------------------
 
 

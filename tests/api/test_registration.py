@@ -202,6 +202,55 @@ def test_users_create_and_organise_their_own_tournaments_only_when_the_site_allo
     assert Tournament.objects.get(pk=own.json()["id"]).status == "running"
 
 
+def test_an_organiser_who_is_not_staff_cannot_choose_the_seed(settings, staff_api):
+    """Whoever chose the seed could deal every match at home and know the opponent's cards of a
+    match played for chips (the engine's code is public, and so are the match keys)."""
+    settings.TRUCO_USERS_CREATE_TOURNAMENTS = True
+    alice = client_for(UserFactory(username="alice"))
+    body = {"name": "Alice's cup", "variant": "paulista", "registration_open": True}
+    chosen = alice.post("/api/tournaments/", {**body, "seed": 424243}, format="json")
+    assert chosen.status_code == 400 and "only staff choose a tournament's seed" in str(
+        chosen.json()
+    )
+    own = alice.post("/api/tournaments/", body, format="json").json()
+    later = alice.patch(f"/api/tournaments/{own['id']}/", {"seed": 7}, format="json")
+    assert later.status_code == 400
+    staff = staff_api.post("/api/tournaments/", {**body, "seed": 424243}, format="json")
+    assert staff.status_code == 201  # staff reproduce a tournament on purpose
+
+
+def test_an_organiser_who_is_not_staff_cannot_cancel_or_delete_what_others_play_in(
+    settings, staff_api
+):
+    """Cancelling skipped the players' amicable vote (the game in play paid nothing) and
+    deleting took the other players' matches with it."""
+    settings.TRUCO_USERS_CREATE_TOURNAMENTS = True
+    alice = UserFactory(username="alice")
+    client = client_for(alice)
+    body = {"name": "Alice's cup", "variant": "paulista", "registration_open": True}
+    cup = client.post("/api/tournaments/", body, format="json").json()
+    assert enter(client, cup["id"], human=True).status_code == 201
+    assert enter(client_for(UserFactory(username="bob")), cup["id"], human=True).status_code == 201
+    assert client.post(f"/api/tournaments/{cup['id']}/start/").status_code == 200
+    for refused in (
+        client.post(f"/api/tournaments/{cup['id']}/cancel/"),
+        client.delete(f"/api/tournaments/{cup['id']}/"),
+    ):
+        assert refused.status_code == 403 and "only staff may" in refused.json()["detail"]
+        assert "end-vote" in refused.json()["detail"]
+    assert Tournament.objects.get(pk=cup["id"]).status == "running"
+    # Her own bots alone: hers to cancel. A draft: hers to delete. Staff: anything.
+    solo = client.post("/api/tournaments/", body, format="json").json()
+    for name in ("one", "two"):
+        bot = BotFactory(name=name, owner=alice, plugin="random")
+        assert enter(client, solo["id"], bot=bot.pk).status_code == 201
+    assert client.post(f"/api/tournaments/{solo['id']}/start/").status_code == 200
+    assert client.post(f"/api/tournaments/{solo['id']}/cancel/").status_code == 200
+    draft = client.post("/api/tournaments/", body, format="json").json()
+    assert client.delete(f"/api/tournaments/{draft['id']}/").status_code == 204
+    assert staff_api.post(f"/api/tournaments/{cup['id']}/cancel/").status_code == 200
+
+
 def test_a_registered_tournament_starts_and_its_standings_show_the_entrants(staff_api):
     cup = open_tournament(staff_api)
     for name in ("ann", "ben"):

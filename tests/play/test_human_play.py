@@ -433,3 +433,98 @@ def test_two_concurrent_actions_for_one_turn_one_is_applied_the_other_is_a_409()
     # The human's one action, then the bots' up to the human's next decision, which is still
     # the human's to take: the late request was not applied to it.
     assert [a for a in live.actions[before:] if a[0] == seat] == [[seat, legal[0]]]
+
+
+class LockProbe:
+    """A robot that, at each decision, notes whether a transaction is open in its process and
+    whether another connection can lock the match's row at once (as a second request would)."""
+
+    seen: list[tuple[bool, bool]] = []
+    match_id = 0
+
+    def __init__(self, **kwargs):
+        pass
+
+    def act(self, observation):
+        import threading
+
+        from django.db import OperationalError, connection, transaction
+
+        free = []
+
+        def try_lock():
+            try:
+                with transaction.atomic():
+                    Match.objects.select_for_update(nowait=True).get(pk=LockProbe.match_id)
+                free.append(True)
+            except OperationalError:  # "could not obtain lock on row"
+                free.append(False)
+            finally:
+                connection.close()
+
+        other = threading.Thread(target=try_lock)
+        other.start()
+        other.join()
+        LockProbe.seen.append((connection.in_atomic_block, free[0]))
+        return observation.legal[0]
+
+
+def test_a_robot_that_thinks_holds_no_transaction_and_no_lock(settings, monkeypatch):
+    """A robot that is not instant (a search, code in the jail) thought inside the transaction
+    that held the match's row lock, for up to the table's budget a decision. On SQLite every
+    transaction is the whole database's write lock: one user's slow robots made every other
+    request wait, then fail with "database is locked". It now thinks on a snapshot, and its
+    moves are written under the lock afterwards."""
+    from engine.plugins import registry
+
+    monkeypatch.setitem(registry().bots, "lock-probe", LockProbe)
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"lock-probe", "heuristic"})
+    LockProbe.seen = []
+    match, (human,) = human_vs_bot()
+    Entrant.objects.filter(tournament=match.tournament, bot__isnull=False).update(
+        bot=BotFactory(plugin="lock-probe")
+    )
+    LockProbe.match_id = match.pk
+    client, state = open_match(match, human)
+    for _ in range(6):
+        if state["status"] != "running":
+            break
+        seat = str(state["to_act"])
+        state = client.post(
+            f"/api/play/matches/{match.pk}/act/",
+            {"action": state["observations"][seat]["legal"][0], "turn": state["turn"]},
+            format="json",
+        ).json()
+    assert LockProbe.seen, "the robot never played"
+    assert all(seen == (False, True) for seen in LockProbe.seen), LockProbe.seen
+
+
+def test_moves_thought_on_a_table_that_moved_meanwhile_are_dropped():
+    """Two advances at once (a worker's and a request's catch-up) both think; the second to
+    write finds the table moved and keeps nothing of its own: no move is played twice."""
+    from django.db import transaction
+
+    from play.services import record_thinking, think
+
+    match, (human,) = human_vs_bot()
+    client, state = open_match(match, human)
+    seat = str(state["to_act"])
+    client.post(
+        f"/api/play/matches/{match.pk}/act/",
+        {"action": state["observations"][seat]["legal"][0], "turn": state["turn"]},
+        format="json",
+    )
+    live = LiveMatch.objects.get(match=match)
+    live.waiting = LiveMatch.Waiting.BOTS  # as if the bots' reply were still due
+    live.save()
+    late = think(match.pk)
+    advance(match.pk)  # the other advance writes first
+    after = LiveMatch.objects.get(match=match)
+    with transaction.atomic():
+        assert record_thinking(match.pk, late) == (None, None)
+    again = LiveMatch.objects.get(match=match)
+    assert (again.actions, again.game_no, again.waiting) == (
+        after.actions,
+        after.game_no,
+        after.waiting,
+    )

@@ -84,3 +84,37 @@ def test_an_absent_seat_is_played_for_and_a_present_one_waits():
 def test_observation_for_a_seat_outside_the_table_is_refused():
     with pytest.raises(ValueError):
         LiveGame(SETUP).observation(5)
+
+
+def test_a_jailed_robot_at_a_table_hears_and_keeps_the_tables_deadline():
+    """The table's budget per decision reached the jailed robot neither in its `match` message
+    (it read null) nor as its deadline (the engine's default, 10 s): a robot that sleeps 3 s
+    per decision at a table that allows 0.5 s is now played for at its deadline."""
+    import time
+
+    from engine.jail import Program
+    from engine.runner import BotSpec
+
+    from ..jail.conftest import jail_or_skip
+
+    jail_or_skip()
+    script = (
+        "import json, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'match':\n"
+        "        print('deadline', message['decision_seconds'], file=sys.stderr, flush=True)\n"
+        "    if message['type'] == 'act':\n"
+        "        time.sleep(3)\n"
+        "        print(json.dumps({'action': message['legal'][0]}), flush=True)\n"
+    )
+    sleeper = BotSpec(
+        "sleeper", isolation="jail", program=Program(("/usr/bin/python3", "-c", script))
+    )
+    game = LiveGame(SETUP, decision_seconds=0.5)
+    robot_seat = game.to_act
+    started = time.monotonic()
+    game.advance({robot_seat: sleeper})
+    assert time.monotonic() - started < 2.5  # one deadline of 0.5 s, not 3 s nor 10 s
+    assert game.auto_played == [robot_seat]  # played for it, as in bot matches
+    assert not game.finished or game.result().get("termination") != "timeout"

@@ -547,3 +547,22 @@ def test_daily_table_is_practice_it_cannot_be_competitive():
     match_id = daily_table(player, bot="")
     changed = client(player).patch(url(match_id, "table"), {"competitive": True}, format="json")
     assert changed.status_code == 400 and "daily" in changed.json()["detail"]
+
+
+def test_a_player_has_at_most_the_servers_number_of_tables_in_play(settings):
+    """One user opening table after table against slow robots took the play workers from
+    everyone: a player may have TRUCO_MAX_TABLES_PER_PLAYER in play; one that ends (here by the
+    player's own vote) makes room for the next."""
+    settings.TRUCO_MAX_TABLES_PER_PLAYER = 2
+    ana = PlayerFactory()
+    body = {"variant": "paulista", "bot": "random"}
+    opened = [client(ana).post("/api/play/quick/", body, format="json") for _ in range(2)]
+    assert [r.status_code for r in opened] == [201, 201]
+    third = client(ana).post("/api/play/quick/", body, format="json")
+    assert third.status_code == 400
+    assert "you have 2 tables in play" in str(third.json())
+    others = client(PlayerFactory()).post("/api/play/quick/", body, format="json")
+    assert others.status_code == 201  # the cap is each player's own
+    ended = client(ana).post(url(opened[0].json()["match"], "end-vote"), {}, format="json")
+    assert ended.json()["ended"] is True
+    assert client(ana).post("/api/play/quick/", body, format="json").status_code == 201

@@ -69,6 +69,38 @@ def test_celery_broker_url_wins_over_redis_url(tmp_path):
     assert shown["broker"] == "redis://b:6379/1"
 
 
+KEYS = (
+    "import json, django; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps([s.SECRET_KEY, s.TRUCO_DEAL_SECRET]))"
+)
+
+
+def keys_with(**env) -> list[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in (*SERVICE_VARS, "DJANGO_SECRET_KEY")}
+    done = subprocess.run(
+        [sys.executable, "-c", KEYS],
+        cwd=PROJECT_DIR,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_development_site_without_a_key_makes_its_own_and_keeps_it(tmp_path):
+    """The fallback key was a constant in this file, so anyone could compute the daily tables'
+    deals (keyed with it) from the source: each site now draws its own, once."""
+    first = keys_with(TRUCO_VAR_DIR=str(tmp_path))
+    assert first == keys_with(TRUCO_VAR_DIR=str(tmp_path))  # the web server's is the worker's
+    assert first != keys_with(TRUCO_VAR_DIR=str(tmp_path / "another-site"))
+    kept = tmp_path / "secret-key.txt"
+    assert kept.read_text().strip() == first[0] and len(first[0]) >= 50
+    assert kept.stat().st_mode & 0o077 == 0  # its owner's only
+    assert "insecure" not in first[0]
+    assert keys_with(TRUCO_VAR_DIR=str(tmp_path), DJANGO_SECRET_KEY="given")[0] == "given"
+
+
 @pytest.mark.parametrize(
     ("env", "message"),
     [

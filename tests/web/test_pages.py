@@ -4,6 +4,7 @@ league), a match with its games, the replay viewer, the ratings, and the play pa
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -85,6 +86,23 @@ def test_play_needs_an_account_and_signup_gives_one(client, db):
     assert get_user_model().objects.filter(username="lucia").exists()
     page = text(client.get(reverse("web:play")))
     assert "New table" in page and "heuristic" in page
+
+
+@pytest.mark.parametrize(
+    ("next_page", "lands_on"),
+    [
+        ("/play/", "/play/"),
+        ("https://evil.example/phish", "/play/"),
+        ("//evil.example/x", "/play/"),
+        ("javascript:alert(1)", "/play/"),
+    ],
+)
+def test_signup_goes_on_to_a_page_of_this_site_only(client, db, next_page, lands_on):
+    response = client.post(
+        reverse("web:signup") + "?" + urlencode({"next": next_page}),
+        {"username": "lucia", "password1": "un-truco-largo-42", "password2": "un-truco-largo-42"},
+    )
+    assert response.status_code == 302 and response["Location"] == lands_on
 
 
 def test_sign_in_page(client, user):

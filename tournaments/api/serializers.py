@@ -678,6 +678,16 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError({"table": table_errors})
         entrants = attrs.get("entrants")
         request = self.context.get("request")
+        if "seed" in attrs and request is not None and not request.user.is_staff:
+            # Whoever knows the seed knows every card of every match, before it is played.
+            raise serializers.ValidationError(
+                {
+                    "seed": [
+                        "only staff choose a tournament's seed: it is drawn at random when the "
+                        "tournament starts and kept secret until its matches end"
+                    ]
+                }
+            )
         if entrants and request is not None and not request.user.is_staff:
             # An organiser who is not staff cannot enter other people's bots or other people:
             # everyone enters themselves, through registration.

@@ -259,6 +259,9 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         serializer.save(created_by=self.request.user)
 
     def perform_destroy(self, instance: Tournament):
+        refused = registration.end_refused(instance, self.request.user, "delete")
+        if refused:
+            raise PermissionDenied(refused)
         if instance.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
             raise BadRequest(f"the tournament is {instance.status}: cancel it first")
         instance.delete()
@@ -302,6 +305,9 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
+        refused = registration.end_refused(self.get_object(), request.user, "cancel")
+        if refused:
+            raise PermissionDenied(refused)
         return self._lifecycle(request, lifecycle.cancel)
 
     @extend_schema(responses=serializers.StandingsSerializer, summary="Standings")

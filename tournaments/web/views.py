@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from engine.errors import OptionError
 from engine.plugins import registry
@@ -153,6 +154,17 @@ def default_ratings_variant(variants: list[str]) -> str:
 # --- accounts and play ---------------------------------------------------------------------
 
 
+def safe_next(request) -> str | None:
+    """The `next` page to go to, when it is one of this site's (never another site's: a link
+    to the signup page must not send the new account to a look-alike)."""
+    target = request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("web:play")
@@ -161,7 +173,7 @@ def signup(request):
         user = form.save()
         # Axes checks passwords only; a new account is logged in by the model backend.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(request.GET.get("next") or reverse("web:play"))
+        return redirect(safe_next(request) or reverse("web:play"))
     return render(request, "registration/signup.html", {"form": form})
 
 
