@@ -5,7 +5,15 @@ process's own PostgreSQL database without the per-test transaction (see e2e_supp
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from django.conf import settings
+
+# The servers and workers the tests start share this process's secret key (a development
+# checkout draws its own, kept under its var/, and theirs is another folder): the bots' seeds
+# and the daily deals are keyed with it, as on one site.
+os.environ.setdefault("DJANGO_SECRET_KEY", settings.SECRET_KEY)
 
 from tests.e2e_support import (  # noqa: F401 (fixtures)
     default_database_at,

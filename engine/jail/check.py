@@ -188,8 +188,9 @@ def run_jail_check(args) -> int:
         )
     else:
         print(
-            "  note CPU time is bounded per process (RLIMIT_CPU), not for the whole jail at once:"
-            " no cpu cgroup controller here"
+            "  note no cgroup CPU quota here (an ordinary runner, or no cpu controller): CPU"
+            f" time is bounded per process (RLIMIT_CPU) and the jail runs at nice"
+            f" {DEFAULT.niceness}"
         )
     failed = 0
     for text, ok in checks:

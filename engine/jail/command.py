@@ -106,6 +106,7 @@ def bwrap_command(
     files: str | None = None,
     env: Mapping[str, str] | None = None,
     memory_by_cgroup: bool = False,
+    cpu_by_cgroup: bool = False,
     seccomp_fd: int | None = None,
 ) -> list[str]:
     """argv that runs `command` in a new jail, started as root (the host's, or that of the user
@@ -151,6 +152,12 @@ def bwrap_command(
         "--bounding-set=-all",
         "--",
     ]
+    if not cpu_by_cgroup:
+        # Without a CPU quota for the whole jail (an ordinary runner has no cgroup of its own),
+        # its processes run at a lower priority, which they cannot raise again (no
+        # CAP_SYS_NICE, RLIMIT_NICE 0): spinning between its answers takes the host's CPU only
+        # where the host's own processes leave it some.
+        argv += ["/usr/bin/nice", "-n", str(limits.niceness)]
     argv += ["/usr/bin/prlimit", *rlimits(limits, memory_by_cgroup), "--"]
     argv += list(command)
     return argv
@@ -210,6 +217,7 @@ def rlimits(limits: Limits, memory_by_cgroup: bool) -> list[str]:
         f"--cpu={limits.cpu_seconds}",
         f"--fsize={file_bytes}",
         "--core=0",
+        "--nice=0",  # its priority may not be raised back (the default, made explicit)
     ]
     if not memory_by_cgroup:
         # Without a cgroup, the data segment: unlike the address space (RLIMIT_AS), it leaves

@@ -12,6 +12,7 @@ class Limits:
     open_files: int = 256
     cpu_seconds: int = 600  # per process, over the whole match (RLIMIT_CPU)
     cpus: float = 1.0  # CPU time of the whole jail at once, in cores (a cgroup quota)
+    niceness: int = 10  # its priority where no cgroup quota bounds its CPU
     tmp_mb: int = 64  # the private tmpfs at /tmp, also its home
     file_mb: int = 64  # the largest file it may write (RLIMIT_FSIZE)
     log_kb: int = 256  # standard error kept per game; the rest is counted, not kept

@@ -148,6 +148,7 @@ class JailedProcess:
             files=files,
             env=env,
             memory_by_cgroup=self._cgroup is not None,
+            cpu_by_cgroup=self.cpu_quota,
             seccomp_fd=seccomp_fd,
         )
         argv, args_fd = args_in_fd(argv)

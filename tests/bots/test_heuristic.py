@@ -142,11 +142,13 @@ def test_heuristic_showdown_plays_its_best_card_face_up():
 
 
 def test_heuristic_beats_random_in_every_variant():
-    """The issue's target is 85% of games; a short duplicate run per variant keeps a margin."""
+    """The issue's target is 85% of games. Heuristic wins about 91% in the weakest variant
+    (Mineiro, 2v2); 200 duplicate pairs put the run within 3 points of that whatever the bots'
+    seeds (60 pairs once gave 84%)."""
     from engine.plugins import registry
 
     for name, variant in sorted(registry().variants.items()):
         for players in variant.players:
-            result = play_match(MatchSpec(name, "heuristic", "random", players=players, pairs=60))
+            result = play_match(MatchSpec(name, "heuristic", "random", players=players, pairs=200))
             wins, losses = result.wins
             assert wins / (wins + losses) >= 0.85, (name, players, result.wins)

@@ -218,6 +218,30 @@ def test_the_whole_jail_gets_one_core_of_cpu_however_many_processes_spin():
     assert 0.5 < cores < 1.25, f"six spinners used {cores:.2f} cores"
 
 
+def test_without_a_cpu_quota_the_jail_runs_at_a_lower_priority_it_cannot_raise(monkeypatch):
+    """An ordinary runner makes no cgroup: its jail's spinners would compete with the host's
+    own processes as equals. They run at nice 10 instead, and cannot lower it."""
+    jail_or_skip()
+    import engine.jail.process
+
+    monkeypatch.setattr(engine.jail.process, "make_cgroup", lambda *args, **kwargs: None)
+    script = textwrap.dedent(
+        """
+        import json, os, sys
+        sys.stdin.readline()
+        try:
+            os.nice(-5)
+            lowered = "lowered"
+        except OSError as exc:
+            lowered = exc.strerror
+        print(json.dumps({"action": [os.nice(0), lowered]}), flush=True)
+        """
+    )
+    reply, _, process = answer_once(["/usr/bin/python3", "-c", script])
+    assert not process.cpu_quota
+    assert reply["action"] == [10, "Operation not permitted"]
+
+
 def jail_cpu_seconds(uid: int) -> float:
     """CPU seconds so far of the host's processes of `uid`."""
     ticks = os.sysconf("SC_CLK_TCK")

@@ -24,7 +24,7 @@ SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TRUCO_QUEUE",
 
 
 def settings_with(**env) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
+    clean = {k: v for k, v in os.environ.items() if k not in (*SERVICE_VARS, "DJANGO_SECRET_KEY")}
     return subprocess.run(
         [sys.executable, "-c", SHOW],
         cwd=PROJECT_DIR,
