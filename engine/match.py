@@ -163,8 +163,14 @@ def iter_match(spec: MatchSpec, jobs: int = 1) -> Iterator[MatchGame]:
     if jobs <= 1 or len(plan) <= 1:
         # One process per jailed or remote seat for the whole match, ended with it.
         with SeatPool() as pool:
-            for entry in plan:
-                yield play_scheduled(spec, *entry, pool=pool)
+            for number, entry in enumerate(plan, 1):
+                game = play_scheduled(spec, *entry, pool=pool)
+                if number == len(plan):
+                    # The bots hear the match's end now: what they write then is kept with the
+                    # last game's logs, instead of being lost with their processes.
+                    for seat, text in pool.finish().items():
+                        game.result.logs[seat] = game.result.logs.get(seat, "") + text
+                yield game
         return
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait

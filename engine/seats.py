@@ -83,6 +83,20 @@ class SeatPool:
         if errors:
             raise errors[0]
 
+    def finish(self) -> dict[int, str]:
+        """Close, as `close`, and return what the actors wrote to their logs since their last
+        game's end (hearing the match's end, say), by their seat in that game."""
+        actors = list(self._actors.values())
+        self.close()
+        logs: dict[int, str] = {}
+        for actor in actors:
+            log_since_last = getattr(actor, "log_since_last", None)
+            seat = getattr(actor, "seat", None)
+            text = log_since_last() if log_since_last is not None else ""
+            if text and seat is not None:
+                logs[seat] = logs.get(seat, "") + text
+        return logs
+
     def __enter__(self) -> SeatPool:
         return self
 

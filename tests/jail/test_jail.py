@@ -112,6 +112,7 @@ for line in sys.stdin:
         legal = message["legal"]
         print(json.dumps({"id": message["id"], "action": legal[(games - 1) % len(legal)]}), flush=True)
     elif message["type"] == "match_end":
+        print(f"match over after {games} games", file=sys.stderr, flush=True)
         break
 """
 
@@ -143,6 +144,8 @@ def test_one_process_serves_a_seat_for_the_whole_match_and_remembers_its_games(
     assert len(started) == 2  # one process per seat for six games
     last = result.games[-1]
     assert "game 6 of this process" in last.result.logs[last.a_team]  # it kept its memory
+    # What it wrote on hearing the match's end is kept with the last game (it was lost).
+    assert "match over after 6 games" in last.result.logs[last.a_team]
 
 
 def test_an_answer_line_past_the_limit_is_an_illegal_action():
