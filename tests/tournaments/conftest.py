@@ -41,4 +41,3 @@ def make_tournament(db, random_bots):
         return create_tournament(**{**defaults, **fields})
 
     return make
-

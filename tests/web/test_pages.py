@@ -200,7 +200,9 @@ def test_a_running_tournament_without_a_worker_says_so_instead_of_live(client, l
     html = client.get(f"/tournaments/{league.pk}/").content.decode()
     assert "no worker is running: the matches wait" in html
     assert 'class="live"' not in html
-    assert client.get(f"/api/tournaments/{league.pk}/standings/").json()["workers"]["alive"] is False
+    assert (
+        client.get(f"/api/tournaments/{league.pk}/standings/").json()["workers"]["alive"] is False
+    )
 
     monkeypatch.setattr(standings, "workers_of", lambda t: {"alive": True, "detail": ""})
     assert 'class="live"' in client.get(f"/tournaments/{league.pk}/").content.decode()
