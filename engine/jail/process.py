@@ -30,6 +30,7 @@ from .limits import DEFAULT, Limits
 from .probe import availability, unsafe_unjailed
 from .seccomp import program_fd
 from .uids import UidLease, lease_uid
+from .watchdog import Watch, unwatch, watch
 
 GRACE_SECONDS = 1.0  # for a bot to leave by itself once its input closes
 PENDING_BYTES = 1 << 16  # notices held at most before they are written anyway
@@ -59,6 +60,7 @@ class JailedProcess:
         self._fresh = True  # its first decision waits for it to have started
         self._exit: str | None = None
         self._fds: list[int] = []  # for bwrap: the seccomp filter and its arguments
+        self._watch: Watch | None = None  # the runner's own watch, for a jail with no cgroup
         try:
             argv, cwd, host_env = self._argv(list(command), files, binds, env or {})
         except BaseException:
@@ -92,6 +94,10 @@ class JailedProcess:
         self._poll.register(self._stdout, select.POLLIN)
         self._poll.register(self._stderr, select.POLLIN)
         self.pid = self._proc.pid
+        if self._uid is not None and self._cgroup is None:
+            self._watch = watch(
+                self._uid.uid, limits.memory_mb, limits.cpus, limits.startup_seconds
+            )
 
     def _close_fds(self) -> None:
         while self._fds:
@@ -222,6 +228,8 @@ class JailedProcess:
         self._release()
 
     def _release(self) -> None:
+        if self._watch is not None:
+            unwatch(self._watch)
         if self._cgroup is not None:
             self._cgroup.remove()
         if self._uid is not None:
@@ -314,7 +322,9 @@ class JailedProcess:
         except subprocess.TimeoutExpired:
             code = None
         self._drain_log()
-        if code is None:
+        if self._watch is not None and self._watch.verdict is not None:
+            detail = self._watch.verdict
+        elif code is None:
             detail = "bot process closed its output"
         elif self._cgroup is not None and self._cgroup.oom_killed():
             detail = f"bot process was killed over its memory limit of {self.limits.memory_mb} MiB"

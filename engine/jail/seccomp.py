@@ -5,8 +5,9 @@ anything of the bot runs. It inherits it, and so does everything the bot starts.
 The namespaces, the read-only root and the dropped uid are the jail's walls; this filter takes
 away the kernel interfaces a bot never needs and that kernel exploits use to climb them: making
 namespaces (a user namespace would make the bot root over its own mounts), mounting, tracing,
-eBPF, io_uring, userfaultfd, perf events, the kernel keyring, loading modules, and sockets of any
-family but Unix. A bot has no network (its namespace has only a loopback), so IP sockets serve it
+eBPF, io_uring, userfaultfd, perf events, the kernel keyring, loading modules, memory that no
+limit sees without a cgroup (memfd, System V shared memory), the host's page cache and disk
+(fadvise, O_DIRECT), and sockets of any family but Unix. A bot has no network (its namespace has only a loopback), so IP sockets serve it
 nothing, and they cost the host: the kernel charges their buffers to the host-wide TCP and UDP
 memory (`net.ipv4.tcp_mem`), which a cgroup v1 memory limit does not count, so a bot filling
 loopback connections it never reads stalled the host's own connections to its database. Other
@@ -18,6 +19,7 @@ libseccomp's default for a foreign architecture.
 from __future__ import annotations
 
 import errno
+import fcntl
 import functools
 import os
 import socket
@@ -74,7 +76,17 @@ DENIED = (
     "delete_module",
     "iopl",
     "ioperm",
+    # memory no limit sees where the jail has no cgroup (a memfd's pages, mapped or not, and
+    # System V segments outlive their mappings; RLIMIT_DATA counts neither)
+    "memfd_create",
+    "shmget",
+    # the host's page cache and disk: dropping cached pages of the system's files (for every
+    # process of the host), and reading past the cache (O_DIRECT, below)
+    "fadvise64",
 )
+# Opening with O_DIRECT reads the disk itself, charged to nobody: refused (EINVAL, as a file
+# system without it answers).
+O_DIRECT = getattr(os, "O_DIRECT", 0)
 # clone with any of these flags makes a namespace: denied too (its flags are its first argument
 # on x86-64 and arm64).
 NAMESPACE_FLAGS = {
@@ -111,6 +123,24 @@ def filter_program() -> bytes:
         rules.add_rule(
             seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag)
         )
+    if O_DIRECT:
+        for call, flags_arg in (("open", 1), ("openat", 2)):
+            try:
+                rules.add_rule(
+                    seccomp.ERRNO(errno.EINVAL),
+                    call,
+                    seccomp.Arg(flags_arg, seccomp.MASKED_EQ, O_DIRECT, O_DIRECT),
+                )
+            except (OSError, RuntimeError, ValueError):
+                continue  # arm64 has no `open`
+        rules.add_rule(
+            seccomp.ERRNO(errno.EINVAL),
+            "fcntl",
+            seccomp.Arg(1, seccomp.EQ, fcntl.F_SETFL),
+            seccomp.Arg(2, seccomp.MASKED_EQ, O_DIRECT, O_DIRECT),
+        )
+    # openat2 passes its flags in memory too: "not implemented", and callers fall back to openat.
+    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "openat2")
     # clone3 passes its flags in memory, out of a filter's reach: it answers "not implemented",
     # and the C library falls back to clone, whose flags are checked above.
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")

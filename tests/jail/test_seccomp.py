@@ -67,6 +67,20 @@ CLIMBER = textwrap.dedent(
             found[name] = "allowed"
         except OSError as exc:
             found[name] = "refused: " + errno.errorcode.get(exc.errno, "?")
+    # Memory no limit sees without a cgroup, and the host's page cache and disk.
+    def tries(name, call):
+        try:
+            call()
+            found[name] = "allowed"
+        except OSError as exc:
+            found[name] = "refused: " + errno.errorcode.get(exc.errno, "?")
+    tries("memfd_create", lambda: os.close(os.memfd_create("hoard")))
+    record("shmget", libc.shmget(0, 1 << 20, 0o1600))  # IPC_PRIVATE, IPC_CREAT | 0600
+    system_file = os.open("/usr/bin/env", os.O_RDONLY)
+    tries("fadvise DONTNEED", lambda: os.posix_fadvise(system_file, 0, 0, os.POSIX_FADV_DONTNEED))
+    tries("open O_DIRECT", lambda: os.close(os.open("/usr/bin/env", os.O_RDONLY | os.O_DIRECT)))
+    import fcntl
+    tries("fcntl O_DIRECT", lambda: fcntl.fcntl(system_file, fcntl.F_SETFL, os.O_DIRECT))
     # What ordinary programs do.
     done = []
     thread = threading.Thread(target=done.append, args=(1,))
@@ -107,6 +121,8 @@ def test_the_filter_refuses_what_exploits_use_and_keeps_what_programs_need():
     assert found["unshare user"] == "refused: EPERM"
     assert found["AF_VSOCK"] == "refused: EAFNOSUPPORT"
     assert found["a TCP socket"] == found["AF_INET6"] == "refused: EAFNOSUPPORT"
+    assert found["memfd_create"] == found["shmget"] == "refused: EPERM"
+    assert found["open O_DIRECT"] == "refused: EINVAL"
 
 
 @pytest.mark.skipif(not shutil.which("gcc"), reason="gcc builds the 32-bit caller")

@@ -1,0 +1,178 @@
+"""The runner's own watch over jails that have no cgroup (an ordinary runner, as in the compose
+image, may not make one): RLIMIT_DATA bounds each process, not the jail, and leaves shared
+memory alone; RLIMIT_CPU bounds each process's seconds, not how many cores the jail takes at once.
+A bot got 3 GiB resident through shared mappings or six processes of 450 MiB, and 62 spinning
+processes made its opponent's jail time out every decision.
+
+One thread per runner process looks at every watched jail a few times a second, from /proc: the
+processes of the jail's own host uid (leased to it alone, engine/jail/uids.py), their resident
+memory (proportional set size once the plain sum is over the limit, so that pages shared after a
+fork count once), their CPU time and how many of their threads want the CPU. A jail over its
+memory, or that for CPU_WINDOW seconds after its start-up takes more than its cores plus a half,
+or keeps more than its cores plus one and a half threads wanting the CPU (on a busy host that
+cannot give it the cores, each one still takes a share from everyone else), is killed: every process of its uid, with the
+reason kept for the bot's termination. Kernel memory the jail holds (socket buffers, empty files
+of its tmpfs) is not seen from /proc: the container's own limits bound it (docker-compose.yml).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+INTERVAL = 0.2  # seconds between two looks
+CPU_WINDOW = 3.0  # seconds over which the jail's CPU use is averaged
+CPU_SLACK = 0.5  # cores beyond the jail's own before it is killed
+RUNNABLE_SLACK = 1.5  # threads wanting the CPU at once, on average, beyond its cores
+PAGE = os.sysconf("SC_PAGE_SIZE")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Watch:
+    uid: int
+    memory_bytes: int
+    cores: float
+    grace_until: float  # no CPU verdict before (a runtime's start-up uses several cores)
+    samples: deque = field(default_factory=deque)  # (time, CPU seconds of the jail)
+    verdict: str | None = None  # why it was killed
+
+
+_lock = threading.Lock()
+_watches: dict[int, Watch] = {}
+_thread: threading.Thread | None = None
+
+
+def watch(uid: int, memory_mb: int, cores: float, grace_seconds: float) -> Watch:
+    """Start watching the jail of host uid `uid`; `unwatch` it when it is closed."""
+    global _thread
+    entry = Watch(uid, memory_mb << 20, cores, time.monotonic() + grace_seconds)
+    with _lock:
+        _watches[uid] = entry
+        if _thread is None or not _thread.is_alive():
+            _thread = threading.Thread(target=_loop, name="truco-jail-watchdog", daemon=True)
+            _thread.start()
+    return entry
+
+
+def unwatch(entry: Watch) -> None:
+    with _lock:
+        if _watches.get(entry.uid) is entry:
+            del _watches[entry.uid]
+
+
+def _loop() -> None:
+    while True:
+        time.sleep(INTERVAL)
+        with _lock:
+            watched = dict(_watches)
+        if not watched:
+            continue
+        try:
+            by_uid = processes_by_uid(set(watched))
+            for uid, entry in watched.items():
+                look(entry, by_uid.get(uid, []))
+        except Exception:  # the watch must not die of a race with /proc; next look
+            continue
+
+
+def processes_by_uid(uids: set[int]) -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                owner = os.stat(f"/proc/{name}").st_uid
+            except OSError:
+                continue
+            if owner in uids:
+                found.setdefault(owner, []).append(int(name))
+    return found
+
+
+def look(entry: Watch, pids: list[int]) -> None:
+    if entry.verdict is not None or not pids:
+        return
+    plain = resident_bytes(pids)
+    if plain > entry.memory_bytes and proportional_bytes(pids, plain) > entry.memory_bytes:
+        kill(entry, pids, f"over its memory limit of {entry.memory_bytes >> 20} MiB")
+        return
+    now = time.monotonic()
+    seconds, runnable = cpu_and_runnable(pids)
+    entry.samples.append((now, seconds, runnable))
+    start = None
+    while now - entry.samples[0][0] > CPU_WINDOW:
+        start = entry.samples.popleft()
+    if start is not None and now >= entry.grace_until:
+        # Either measure: the cores it took, or, on a host too busy to give it those, how many
+        # of its threads wanted the CPU at once (each one a share taken from everyone else).
+        cores = (entry.samples[-1][1] - start[1]) / (now - start[0])
+        wanting = sum(sample[2] for sample in entry.samples) / len(entry.samples)
+        if cores > entry.cores + CPU_SLACK or wanting > entry.cores + RUNNABLE_SLACK:
+            kill(entry, pids, f"over {entry.cores:g} core(s) of CPU for {CPU_WINDOW:g}s")
+
+
+def resident_bytes(pids: list[int]) -> int:
+    """The plain sum of their resident memory: cheap, and never less than the true use (pages
+    shared between them counted each time)."""
+    resident = 0
+    for pid in pids:
+        with (
+            contextlib.suppress(OSError, ValueError, IndexError),
+            open(f"/proc/{pid}/statm", encoding="ascii") as f,
+        ):
+            resident += int(f.read().split()[1]) * PAGE
+    return resident
+
+
+def proportional_bytes(pids: list[int], plain: int) -> int:
+    """Their proportional set sizes: each shared page split between its processes."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) << 10
+                        break
+        except (OSError, ValueError, IndexError):
+            return plain  # cannot read it: the plain sum, which is never less
+    return total
+
+
+def cpu_and_runnable(pids: list[int]) -> tuple[float, int]:
+    """CPU seconds of the processes (and of the children they reaped), and how many of their
+    threads are running or waiting to run."""
+    ticks = 0
+    runnable = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ticks += sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+            threads = int(fields[17])
+            if threads == 1:
+                runnable += fields[0] == "R"
+            else:
+                for tid in os.listdir(f"/proc/{pid}/task"):
+                    with (
+                        contextlib.suppress(OSError, IndexError),
+                        open(f"/proc/{pid}/task/{tid}/stat", encoding="ascii") as t,
+                    ):
+                        runnable += t.read().rsplit(")", 1)[1].split()[0] == "R"
+    return ticks / TICKS, runnable
+
+
+def kill(entry: Watch, pids: list[int], why: str) -> None:
+    entry.verdict = f"bot process was killed {why}"
+    for _ in range(3):  # what it forks meanwhile has its uid too
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        pids = processes_by_uid({entry.uid}).get(entry.uid, [])
+        if not pids:
+            return
