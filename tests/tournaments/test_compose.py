@@ -121,6 +121,15 @@ def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
     assert "USER truco" in dockerfile  # not root: the jail is made in a user namespace
 
 
+@pytest.mark.parametrize("service", ["web", "worker", "play-worker"])
+def test_the_services_that_play_untrusted_bots_are_bounded_as_a_whole(service):
+    """Kernel memory a jail holds (socket buffers, its tmpfs's files) is seen by no rlimit and,
+    without a cgroup of its own, by no watch: the container's limits bound it, swap included."""
+    spec = SERVICES[service]
+    assert spec["mem_limit"] == spec["memswap_limit"] == "3g"
+    assert 0 < spec["pids_limit"] <= 1000
+
+
 def test_the_image_gives_its_ordinary_user_subordinate_uids_for_the_jails():
     """An ordinary runner's jail runs the bot as one of its subordinate uids (never its own):
     the image installs bwrap and newuidmap, and gives truco a range apart from the uids a root
