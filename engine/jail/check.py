@@ -171,7 +171,7 @@ def run_jail_check(args) -> int:
     checks.append(
         (
             f"memory bounded to {DEFAULT.memory_mb} MiB by "
-            + ("a memory cgroup" if by_cgroup else "RLIMIT_DATA"),
+            + ("a memory cgroup" if by_cgroup else "RLIMIT_DATA and the runner's watch"),
             by_cgroup or limits["RLIMIT_DATA"] == DEFAULT.memory_mb << 20,
         )
     )
@@ -188,9 +188,9 @@ def run_jail_check(args) -> int:
         )
     else:
         print(
-            "  note no cgroup CPU quota here (an ordinary runner, or no cpu controller): CPU"
-            f" time is bounded per process (RLIMIT_CPU) and the jail runs at nice"
-            f" {DEFAULT.niceness}"
+            "  note no cgroup CPU quota here (an ordinary runner, or no cpu controller): the"
+            f" jail runs at nice {DEFAULT.niceness}, and the runner's watch kills one that takes"
+            " more than its core"
         )
     failed = 0
     for text, ok in checks:

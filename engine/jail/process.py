@@ -94,9 +94,12 @@ class JailedProcess:
         self._poll.register(self._stdout, select.POLLIN)
         self._poll.register(self._stderr, select.POLLIN)
         self.pid = self._proc.pid
-        if self._uid is not None and self._cgroup is None:
+        if self._uid is not None and not self.cpu_quota:  # what no cgroup bounds, the runner does
             self._watch = watch(
-                self._uid.uid, limits.memory_mb, limits.cpus, limits.startup_seconds
+                self._uid.uid,
+                None if self.memory_cgroup else limits.memory_mb,
+                limits.cpus,
+                limits.startup_seconds,
             )
 
     def _close_fds(self) -> None:

@@ -36,7 +36,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 @dataclass
 class Watch:
     uid: int
-    memory_bytes: int
+    memory_bytes: int | None  # None: a memory cgroup bounds it already
     cores: float
     grace_until: float  # no CPU verdict before (a runtime's start-up uses several cores)
     samples: deque = field(default_factory=deque)  # (time, CPU seconds of the jail)
@@ -48,10 +48,12 @@ _watches: dict[int, Watch] = {}
 _thread: threading.Thread | None = None
 
 
-def watch(uid: int, memory_mb: int, cores: float, grace_seconds: float) -> Watch:
-    """Start watching the jail of host uid `uid`; `unwatch` it when it is closed."""
+def watch(uid: int, memory_mb: int | None, cores: float, grace_seconds: float) -> Watch:
+    """Start watching the jail of host uid `uid` (its memory too unless `memory_mb` is None);
+    `unwatch` it when it is closed."""
     global _thread
-    entry = Watch(uid, memory_mb << 20, cores, time.monotonic() + grace_seconds)
+    memory = None if memory_mb is None else memory_mb << 20
+    entry = Watch(uid, memory, cores, time.monotonic() + grace_seconds)
     with _lock:
         _watches[uid] = entry
         if _thread is None or not _thread.is_alive():
@@ -97,9 +99,10 @@ def processes_by_uid(uids: set[int]) -> dict[int, list[int]]:
 def look(entry: Watch, pids: list[int]) -> None:
     if entry.verdict is not None or not pids:
         return
-    plain = resident_bytes(pids)
-    if plain > entry.memory_bytes and proportional_bytes(pids, plain) > entry.memory_bytes:
-        kill(entry, pids, f"over its memory limit of {entry.memory_bytes >> 20} MiB")
+    limit = entry.memory_bytes
+    plain = resident_bytes(pids) if limit is not None else 0
+    if limit is not None and plain > limit and proportional_bytes(pids, plain) > limit:
+        kill(entry, pids, f"over its memory limit of {limit >> 20} MiB")
         return
     now = time.monotonic()
     seconds, runnable = cpu_and_runnable(pids)
