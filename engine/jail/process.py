@@ -34,6 +34,8 @@ from .watchdog import Watch, unwatch, watch
 
 GRACE_SECONDS = 1.0  # for a bot to leave by itself once its input closes
 PENDING_BYTES = 1 << 16  # notices held at most before they are written anyway
+DROP_BURST = 1 << 20  # log bytes past the kept ones read (and counted) at most per DROP_PAUSE
+DROP_PAUSE = 0.05
 READ_CHUNK = 1 << 16
 
 
@@ -59,6 +61,7 @@ class JailedProcess:
         self._pending: list[bytes] = []  # notices not written yet
         self._fresh = True  # its first decision waits for it to have started
         self._exit: str | None = None
+        self._log_paused_until: float | None = None  # reading its log again from then
         self._fds: list[int] = []  # for bwrap: the seccomp filter and its arguments
         self._watch: Watch | None = None  # the runner's own watch, for a jail with no cgroup
         try:
@@ -224,7 +227,7 @@ class JailedProcess:
                 with contextlib.suppress(ProcessLookupError):
                     proc.kill()
             proc.wait()
-        self._drain_log()
+        self._drain_log(final=True)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError):
                 stream.close()
@@ -286,9 +289,15 @@ class JailedProcess:
                     f"answered more than {MAX_REPLY_BYTES} bytes in one line",
                     self._buffer[:200].decode("utf-8", "replace"),
                 )
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 raise BotTimeout(f"no answer within {seconds:g}s")
+            if self._log_paused_until is not None:
+                if now >= self._log_paused_until:
+                    self._resume_log()
+                else:
+                    remaining = min(remaining, self._log_paused_until - now)
             for fd, _ in self._poll.poll(remaining * 1000):
                 if fd == self._stderr:
                     self._drain_log()
@@ -301,8 +310,17 @@ class JailedProcess:
                     raise self._gone()
                 self._buffer += chunk
 
-    def _drain_log(self) -> None:
+    def _drain_log(self, final: bool = False) -> None:
+        """Read its standard error, keeping the first `log_kb`. Past that, what it writes is
+        only counted, and at most DROP_BURST bytes every DROP_PAUSE seconds: forty processes
+        writing at once kept the runner reading (two seconds of its CPU a second) while the bot
+        still answered in time. Its writers wait on the pipe meanwhile, as on a slow terminal."""
+        if self._log_paused_until is not None:
+            if not final and time.monotonic() < self._log_paused_until:
+                return
+            self._resume_log()
         keep = self.limits.log_kb << 10
+        dropped = 0
         while True:
             try:
                 chunk = os.read(self._stderr, READ_CHUNK)
@@ -311,11 +329,27 @@ class JailedProcess:
             if not chunk:
                 with contextlib.suppress(KeyError):
                     self._poll.unregister(self._stderr)
+                self._log_paused_until = None
                 return
             room = keep - len(self._log)
             if room > 0:
                 self._log += chunk[:room]
-            self._log_dropped += max(0, len(chunk) - max(room, 0))
+            over = max(0, len(chunk) - max(room, 0))
+            self._log_dropped += over
+            dropped += over
+            if dropped >= DROP_BURST:
+                if not final:
+                    self._pause_log()
+                return
+
+    def _pause_log(self) -> None:
+        self._log_paused_until = time.monotonic() + DROP_PAUSE
+        with contextlib.suppress(KeyError):
+            self._poll.unregister(self._stderr)
+
+    def _resume_log(self) -> None:
+        self._log_paused_until = None
+        self._poll.register(self._stderr, select.POLLIN)
 
     def _gone(self) -> BotExited:
         """The bot's process is gone (or closed its pipes): how it ended, in fixed words."""

@@ -514,3 +514,35 @@ def test_code_bound_from_under_tmp_is_seen_above_the_jails_own_tmp(tmp_path):
     )
     reply, log, _ = answer_once([PYTHON, "-I", "-S", "-c", script], binds=(*RUNTIME, str(code)))
     assert reply == {"action": "visible"}, log
+
+
+def test_a_flood_of_log_costs_the_runner_little_of_its_own_cpu():
+    """Twenty processes writing to standard error as fast as they can, while the bot takes two
+    seconds to answer: the runner read all of it, one to two seconds of its own CPU a second,
+    outside every limit of the jail. Past the kept log it now reads a little at a time."""
+    jail_or_skip()
+    script = textwrap.dedent(
+        """
+        import json, os, sys, time
+        sys.stdin.readline()
+        for _ in range(20):
+            if os.fork() == 0:
+                sys.stdin.close()
+                block = b"x" * 65536
+                while True:
+                    os.write(2, block)
+        time.sleep(2)
+        print(json.dumps({"action": "done"}), flush=True)
+        sys.stdin.readline()
+        """
+    )
+    process = JailedProcess(["/usr/bin/python3", "-c", script])
+    try:
+        before = time.process_time()
+        assert process.request({"type": "act", "id": 1}, 10.0)["action"] == "done"
+        spent = time.process_time() - before
+        log = process.log_since_last()
+    finally:
+        process.close()
+    assert spent < 0.5, f"the runner spent {spent:.2f}s of CPU reading the log"
+    assert len(log) < 300 * 1024 and "more bytes of log not kept" in log
