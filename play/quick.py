@@ -23,7 +23,7 @@ from tournaments.builders import bots_named
 from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
 from tournaments.seeds import daily_seed, new_tournament_seed
 
-from .services import player_for
+from .services import free_chips, player_for
 from .table_master import FREE_SEATS
 
 
@@ -52,9 +52,9 @@ def check_tables_in_play(player: Player) -> None:
     a robot's worth of a worker at every advance, and one user opening dozens against slow
     robots took the play workers from everyone."""
     cap = int(getattr(settings, "TRUCO_MAX_TABLES_PER_PLAYER", 10))
-    in_play = Match.objects.filter(
-        tournament__table_settings__master=player,
-        status__in=(Match.Status.PENDING, Match.Status.RUNNING),
+    in_play = Tournament.objects.filter(
+        table_settings__master=player,
+        status__in=(Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED),
     ).count()
     if in_play >= cap:
         raise ValidationError(
@@ -85,16 +85,20 @@ def quick_match(
     """Create, start and return the table's match; ValidationError says what is wrong. Without a
     `bot` the other side is free seats for people (robots play those nobody takes)."""
     player = player_for(user)
-    check_tables_in_play(player)
     if isinstance(bot, str):
         bot = bots_named([bot])[0]
     if daily and competitive:
         raise ValidationError(
             {"daily": "a daily table is practice: everyone gets its deals today, so they are known"}
         )
-    if competitive and stake > player.chips:
+    if competitive and stake > free_chips(player):
+        elsewhere = player.chips - free_chips(player)
         raise ValidationError(
-            {"stake": f"you have {player.chips} chips: you cannot stake {stake} a game"}
+            {
+                "stake": f"you have {player.chips} chips"
+                + (f", {elsewhere} of them staked at your other tables" if elsewhere else "")
+                + f": you cannot stake {stake} a game"
+            }
         )
     if isinstance(bot, Bot):
         errors = entry_errors([bot], turn_seconds)
@@ -116,6 +120,9 @@ def quick_match(
     tournament.full_clean()
     tournament.seed = table_seed(daily, variant, preset, tournament.options, players)
     with transaction.atomic():
+        # Under the player's row lock: two tables opened at once are counted one after the other.
+        Player.objects.select_for_update().get(pk=player.pk)
+        check_tables_in_play(player)
         tournament.save()
         table = TableSettings.objects.create(
             tournament=tournament,

@@ -10,13 +10,15 @@ number and ply), so a late one changes nothing.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.errors import IllegalAction
@@ -164,7 +166,7 @@ def open_match(match_id: int, user, ip: str | None = None) -> None:
         if player is None or player.pk not in human_ids(match):
             raise PlayError(not_seated(table), 403)
         if match.status == Match.Status.PENDING:
-            check_covers_stake(player, table)
+            check_covers_stake(player, table, match.pk)
             check_may_deal(match, player, table, None)
             begin(match)
         else:
@@ -172,12 +174,12 @@ def open_match(match_id: int, user, ip: str | None = None) -> None:
             if live is None:
                 raise PlayError(f"the match is {match.status}")
             if live.waiting == LiveMatch.Waiting.NEXT:
-                check_covers_stake(player, table)
+                check_covers_stake(player, table, match.pk)
                 check_may_deal(match, player, table, live)
                 live.waiting = LiveMatch.Waiting.BOTS
                 live.save(update_fields=["waiting", "updated_at"])
         touch(match.pk, player.pk, ip)
-    advance(match_id)
+    advance_soon(match_id)
 
 
 def not_seated(table: TableSettings) -> str:
@@ -188,12 +190,45 @@ def not_seated(table: TableSettings) -> str:
     return "you do not play in this match"
 
 
-def check_covers_stake(player: Player, table: TableSettings) -> None:
-    """RULES.md section 5: nobody sits at a staked table without the chips to cover the stake."""
-    if table.moves_chips and player.chips < table.stake:
+def committed_chips(player_id: int, besides_match_id: int | None = None) -> int:
+    """The stakes of the player's games in play at other staked tables: chips the player may
+    lose there, so not theirs to stake again. Without this, 1000 chips covered four tables of
+    1000 at once, and a player who had lost them all still collected the winnings of another."""
+    games_in_play = (
+        LiveMatch.objects.filter(
+            match__status=Match.Status.RUNNING,
+            waiting__in=(LiveMatch.Waiting.BOTS, LiveMatch.Waiting.HUMAN),
+            match__tournament__table_settings__competitive=True,
+            match__tournament__table_settings__stake__gt=0,
+        )
+        .filter(
+            Q(match__entrant_a__members__pk=player_id) | Q(match__entrant_b__members__pk=player_id)
+        )
+        .exclude(match_id=besides_match_id)
+        .values_list("match_id", "match__tournament__table_settings__stake")
+        .distinct()
+    )
+    return sum(stake for _, stake in games_in_play)
+
+
+def free_chips(player: Player, besides_match_id: int | None = None) -> int:
+    return player.chips - committed_chips(player.pk, besides_match_id)
+
+
+def check_covers_stake(player: Player, table: TableSettings, match_id: int | None = None) -> None:
+    """RULES.md section 5: nobody sits at a staked table without the chips to cover the stake,
+    besides those staked at their other tables' games in play."""
+    if not table.moves_chips:
+        return
+    # The player's row is locked first: two tables dealt at once see each other's stake.
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    free = free_chips(player, match_id)
+    if free < table.stake:
+        elsewhere = player.chips - free
         raise PlayError(
-            f"this table's stake is {table.stake} chips a game and you have {player.chips}: "
-            "you cannot sit here",
+            f"this table's stake is {table.stake} chips a game and you have {player.chips}"
+            + (f", {elsewhere} of them staked at your other tables" if elsewhere else "")
+            + ": you cannot sit here",
             403,
         )
 
@@ -208,8 +243,9 @@ def check_may_deal(
     if player.pk != table.master_id and (live is None or is_present(live, table.master_id)):
         raise PlayError(f"the table master, {table.master}, deals the next game", 409)
     if table.moves_chips:
-        short = Player.objects.filter(pk__in=human_ids(match), chips__lt=table.stake)
-        names = ", ".join(f"{p.name} ({p.chips})" for p in short)
+        seated = Player.objects.filter(pk__in=human_ids(match)).order_by("pk")
+        short = [p for p in seated if free_chips(p, match.pk) < table.stake]
+        names = ", ".join(f"{p.name} ({free_chips(p, match.pk)})" for p in short)
         if names:
             raise PlayError(
                 f"the stake is {table.stake} chips and {names} cannot cover it: "
@@ -234,7 +270,18 @@ def start_match(match_id: int) -> None:
         if match.status != Match.Status.PENDING:
             raise PlayError(f"{match.key} is {match.status}, not pending")
         begin(match)
-    advance(match_id)
+    advance_soon(match_id)
+
+
+def advance_soon(match_id: int) -> None:
+    """The robots' turns after a table is opened or dealt: in this request when they reply at
+    once, else by a worker (a request that ran a jailed robot took as long as it thought)."""
+    match = Match.objects.select_related("tournament__table_settings").get(pk=match_id)
+    live = LiveMatch.objects.filter(match=match).first()
+    if live is not None and bots_reply_at_once(table_of(match, live)):
+        advance(match_id)
+    else:
+        request_advance(match_id)
 
 
 def begin(match: Match) -> None:
@@ -293,13 +340,22 @@ def advance(match_id: int) -> None:
             return
         with transaction.atomic():
             outcome, finished_match = record_thinking(match_id, thought)
-        if outcome != NEXT_GAME:
+        if outcome == MORE and not inline():
+            # The rest goes to the back of the queue, behind the other tables' timers.
+            request_advance(match_id)
+            break
+        if outcome not in (NEXT_GAME, MORE):
             break
     if finished_match is not None:
         dispatch.continue_tournament(finished_match)
 
 
 NEXT_GAME = "next game"  # a game ended and the next one starts with the bots: another round
+MORE = "more"  # the slice's time is up with a robot still to act: another advance goes on
+# Seconds of robots' thinking per advance: a game that robots play out for an absent person
+# (a slow robot of ten seconds a decision) held a play worker for minutes, and every other
+# table's turn timer waited behind it.
+ADVANCE_SLICE_SECONDS = 3.0
 
 
 @dataclass
@@ -308,7 +364,7 @@ class Thought:
 
     table: Table
     position: tuple  # what the live row said when read: the moves hold only if it still does
-
+    robots: set[int] = field(default_factory=set)  # the seats robots played
 
 def position_of(live: LiveMatch) -> tuple:
     return (live.game_no, live.waiting, list(live.actions), list(live.auto_played))
@@ -336,7 +392,8 @@ def think(match_id: int) -> Thought | None:
     ):
         absent = absent_seats(table)
         bots = {s.seat: s.bot for s in table.seats if not s.is_human or s.seat in absent}
-        table.game.advance(bots)
+        table.game.advance(bots, until=time.monotonic() + ADVANCE_SLICE_SECONDS)
+        return Thought(table, position_of(live), set(bots))
     return Thought(table, position_of(live))
 
 
@@ -358,6 +415,9 @@ def record_thinking(match_id: int, thought: Thought) -> tuple[str | None, int | 
     if table.game is None:
         return None, finish_match(table)
     if not table.game.finished:
+        if table.game.to_act in thought.robots:  # the slice ended before a person's turn
+            save_progress(table)
+            return MORE, None
         wait_for_human(table)
         return None, None
     end_game(table)
@@ -644,22 +704,51 @@ def expire(match_id: int, game_no: int, ply: int) -> bool:
 
 def catch_up(match_id: int) -> None:
     """What a worker would have done by now, done by the request that notices it: an expired
-    turn is auto-played, a stalled advance is run."""
+    turn is auto-played, a stalled advance is run, a person away past the grace at a table
+    without a turn timer is played for by the robot. While a play worker is known to be
+    running, a request leaves the robots to it unless they stalled for BOT_STALL_WITH_WORKER:
+    requests that ran jailed robots themselves took 15 to 40 s to answer, and thought the same
+    decisions as the worker."""
     live = LiveMatch.objects.filter(match_id=match_id).first()
     if live is None:
         return
     now = timezone.now()
+    waited = (now - live.updated_at).total_seconds()
+    worker_running = not inline() and play_worker_alive()
     if (
         live.waiting == LiveMatch.Waiting.HUMAN
         and live.turn_deadline is not None
         and live.turn_deadline <= now
     ):
-        expire(match_id, live.game_no, live.ply)
-    elif (
-        live.waiting == LiveMatch.Waiting.BOTS
-        and (now - live.updated_at).total_seconds() > BOT_STALL_SECONDS
+        overdue = (now - live.turn_deadline).total_seconds()
+        if not worker_running or overdue > BOT_STALL_WITH_WORKER:
+            expire(match_id, live.game_no, live.ply)
+    elif live.waiting == LiveMatch.Waiting.BOTS and waited > (
+        BOT_STALL_WITH_WORKER if worker_running else BOT_STALL_SECONDS
     ):
         advance(match_id)
+    elif (
+        live.waiting == LiveMatch.Waiting.HUMAN
+        and live.turn_deadline is None
+        and live.to_act is not None
+        and seat_is_away(live)
+    ):
+        advance(match_id)  # no timer at this table: the robot plays for the absent person
+
+
+BOT_STALL_WITH_WORKER = 60.0  # seconds: a worker that took this long lost the message
+
+
+def play_worker_alive() -> bool:
+    from tournaments import worker_health
+
+    return worker_health.status(settings.TRUCO_PLAY_QUEUE)["alive"] is True
+
+
+def seat_is_away(live: LiveMatch) -> bool:
+    """Whether the person whose turn it is has been away past the disconnection grace."""
+    table = table_of(live.match, live)
+    return live.to_act in absent_seats(table)
 
 
 # --- hand-offs to Celery --------------------------------------------------------------------

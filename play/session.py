@@ -12,6 +12,7 @@ which is what a table of humans can wait for.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,14 +114,23 @@ class LiveGame:
             self.auto_played.append(seat)
         return action
 
-    def play_bots(self, bot_seats: Mapping[int, BotSpec], *, limit: int = 100_000) -> int:
-        """Play the bots' decisions until a seat not in `bot_seats` is to act or the game ends.
-        A bot that raises or answers an illegal action forfeits the game, as in bot matches.
-        Returns the number of actions played."""
+    def play_bots(
+        self,
+        bot_seats: Mapping[int, BotSpec],
+        *,
+        limit: int = 100_000,
+        until: float | None = None,
+    ) -> int:
+        """Play the bots' decisions until a seat not in `bot_seats` is to act or the game ends
+        (or, past the `until` of time.monotonic(), before the next decision). A bot that raises
+        or answers an illegal action forfeits the game, as in bot matches. Returns the number
+        of actions played."""
         bots: dict[int, Any] = {}
         played = 0
         with SeatPool() as pool:
             while not self.finished and self.state.to_act in bot_seats and played < limit:
+                if until is not None and played and time.monotonic() >= until:
+                    break
                 seat = self.state.to_act
                 if seat not in bots:
                     bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]), pool)
@@ -154,11 +164,13 @@ class LiveGame:
         bot_seats: Mapping[int, BotSpec],
         *,
         absent: Callable[[int], bool] = lambda seat: False,
+        until: float | None = None,
     ) -> None:
         """Bots play; a seat reported `absent` (a human past the disconnection grace) is
-        auto-played; stops at a present human's decision or at the end of the game."""
+        auto-played; stops at a present human's decision or at the end of the game, or with a
+        bot still to act once past `until` (time.monotonic())."""
         while not self.finished:
-            self.play_bots(bot_seats)
+            self.play_bots(bot_seats, until=until)
             if self.finished or not absent(self.state.to_act):
                 return
             self.auto_play()

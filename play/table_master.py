@@ -126,7 +126,7 @@ def sit(match_id: int, user, side: str | None = None, ip: str | None = None) -> 
             player.pk == table.master_id or table.invited.filter(pk=player.pk).exists()
         ):
             raise PlayError("this table is private: only invited players may sit", 403)
-        check_covers_stake(player, table)
+        check_covers_stake(player, table, match.pk)
         if not between_games(match):
             raise PlayError("a game is being played: sit down when it ends", 409)
         teams = [(s, e) for s, e in free_teams(match) if side in (None, s)]

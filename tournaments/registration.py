@@ -50,9 +50,12 @@ def others_play_in(tournament: Tournament, user) -> bool:
     """Whether people other than `user` play in `tournament`: a human entrant with another
     member, or another user's bot. Their games, stakes and history are not the organiser's to
     undo: once it has started, only staff cancel or delete such a tournament."""
-    entrants = Entrant.objects.filter(tournament=tournament)
-    other_people = entrants.filter(members__isnull=False).exclude(members__user=user)
-    other_bots = entrants.filter(bot__owner__isnull=False).exclude(bot__owner=user)
+    # Players, not entrants: a team with the organiser in it may hold someone else too (a
+    # partner who sat down at her 2v2 table).
+    other_people = Player.objects.filter(entries__tournament=tournament).exclude(user=user)
+    other_bots = Entrant.objects.filter(tournament=tournament, bot__owner__isnull=False).exclude(
+        bot__owner=user
+    )
     return other_people.exists() or other_bots.exists()
 
 

@@ -265,6 +265,12 @@ def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
     monkeypatch.setattr("play.tasks.expire_turn.apply_async", lambda **kwargs: None)
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
+    # The robots' first turns, when the table opens, go to a worker too (a request that ran a
+    # jailed robot took as long as it thought).
+    assert sent == [match.pk]
+    advance(match.pk)  # what the task does
+    sent.clear()
+    state = client.get(f"/api/play/matches/{match.pk}/").json()
     legal = state["observations"][str(state["to_act"])]["legal"]
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
@@ -528,3 +534,97 @@ def test_moves_thought_on_a_table_that_moved_meanwhile_are_dropped():
         after.game_no,
         after.waiting,
     )
+
+
+class SlowRobot:
+    """A robot of 0.2 s a decision (a search, a jailed bundle)."""
+
+    def __init__(self, **kwargs):
+        pass
+
+    def act(self, observation):
+        import time
+
+        time.sleep(0.2)
+        return observation.legal[0]
+
+
+def test_robots_playing_for_an_absent_person_give_the_worker_back_between_slices(
+    settings, monkeypatch
+):
+    """The timer's task played the whole rest of a game for an absent person against a slow
+    robot (76 to 163 s), and every other table's timer waited in the queue behind it. An
+    advance now thinks for a slice, saves, and queues the rest behind the other tables."""
+    import time
+
+    import play.services
+    from engine.plugins import registry
+
+    monkeypatch.setitem(registry().bots, "slow-robot", SlowRobot)
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"slow-robot", "heuristic"})
+    monkeypatch.setattr(play.services, "ADVANCE_SLICE_SECONDS", 0.5)
+    match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
+    Entrant.objects.filter(tournament=match.tournament, bot__isnull=False).update(
+        bot=BotFactory(plugin="slow-robot")
+    )
+    open_match(match, human)
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
+    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago)
+    settings.TRUCO_PLAY_INLINE = False
+    sent = []
+    monkeypatch.setattr(
+        "play.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
+    )
+    monkeypatch.setattr("play.tasks.expire_turn.apply_async", lambda **kwargs: None)
+    before = len(LiveMatch.objects.get(match=match).actions)
+    started = time.monotonic()
+    advance(match.pk)
+    assert time.monotonic() - started < 2.0  # one slice, not the game
+    live = LiveMatch.objects.get(match=match)
+    assert live.waiting == "bots" and len(live.actions) > before  # its moves are kept
+    assert sent == [match.pk]  # the rest waits its turn in the queue
+    for _ in range(200):  # the worker takes the slices one after the other
+        if Match.objects.get(pk=match.pk).status == Match.Status.DONE:
+            break
+        advance(match.pk)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.DONE
+
+
+def test_a_request_leaves_the_robots_to_a_running_worker_unless_it_lost_them(settings, monkeypatch):
+    """With a play worker running, a request that saw the robots waiting five seconds ran
+    them itself, jail and all: 15 to 40 s answers, the same decisions thought twice."""
+    import play.services
+    from play.services import catch_up
+
+    match, (human,) = human_vs_bot()
+    open_match(match, human)
+    settings.TRUCO_PLAY_INLINE = False
+    monkeypatch.setattr(play.services, "play_worker_alive", lambda: True)
+    ran = []
+    monkeypatch.setattr(play.services, "advance", lambda match_id: ran.append(match_id))
+    live = LiveMatch.objects.get(match=match)
+    LiveMatch.objects.filter(pk=live.pk).update(
+        waiting="bots", updated_at=timezone.now() - timedelta(seconds=10)
+    )
+    catch_up(match.pk)
+    assert ran == []  # the worker has it
+    LiveMatch.objects.filter(pk=live.pk).update(updated_at=timezone.now() - timedelta(seconds=61))
+    catch_up(match.pk)
+    assert ran == [match.pk]  # a minute: the worker lost the message
+
+
+def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for():
+    """With turn_seconds 0 nothing ever played for a person who left: the table waited for
+    them for good. The next request now has the robot play their turn."""
+    match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
+    TableSettings.objects.filter(tournament=match.tournament).update(turn_seconds=0)
+    client, state = open_match(match, human)
+    assert state["waiting"] == "human" and state["turn_deadline"] is None
+    ply = len(LiveMatch.objects.get(match=match).actions)
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
+    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago)
+    client_for(PlayerFactory().user).get(f"/api/play/matches/{match.pk}/")  # a spectator
+    live = LiveMatch.objects.get(match=match)
+    assert live.waiting == "done" or len(live.actions) > ply

@@ -19,7 +19,15 @@ from play.services import advance
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tests.play.tables import table_now
 from tournaments import chips, lifecycle
-from tournaments.models import STARTING_CHIPS, ChipTransfer, Entrant, Match, Player, Rating
+from tournaments.models import (
+    STARTING_CHIPS,
+    ChipTransfer,
+    Entrant,
+    Match,
+    Player,
+    Rating,
+    Tournament,
+)
 
 pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
@@ -566,3 +574,67 @@ def test_a_player_has_at_most_the_servers_number_of_tables_in_play(settings):
     ended = client(ana).post(url(opened[0].json()["match"], "end-vote"), {}, format="json")
     assert ended.json()["ended"] is True
     assert client(ana).post("/api/play/quick/", body, format="json").status_code == 201
+
+
+def test_the_master_cannot_cancel_or_delete_a_table_where_her_partner_plays(settings):
+    """Her partner sat on her own side: her team's entrant holds both of them, and counting
+    entrants without her skipped it, so she could cancel and delete his games."""
+    settings.TRUCO_USERS_CREATE_TOURNAMENTS = True
+    master, partner = PlayerFactory(), PlayerFactory()
+    state = own_table(master, players=4)
+    match_id = state["match"]
+    client(partner, "10.0.0.2").post(url(match_id, "sit"), {"side": "a"}, format="json")
+    assert client(master).post(url(match_id, "open")).json()["status"] == "running"
+    tournament = Match.objects.get(pk=match_id).tournament_id
+    for refused in (
+        client(master).post(f"/api/tournaments/{tournament}/cancel/"),
+        client(master).post(f"/api/tournaments/{tournament}/pause/"),
+        client(master).delete(f"/api/tournaments/{tournament}/"),
+    ):
+        assert refused.status_code == 403, refused.json()
+    assert Match.objects.get(pk=match_id).status == Match.Status.RUNNING
+
+
+def test_stake_chips_staked_at_one_table_cannot_be_staked_again_at_another():
+    """1000 chips covered four tables of 1000 at once: she lost the first, had nothing, and still
+    collected the bank's winnings at the others, staking nothing."""
+    eve = PlayerFactory()
+    body = {"variant": "paulista", "bot": "random", "competitive": True, "stake": STARTING_CHIPS}
+    first = client(eve).post("/api/play/quick/", body, format="json")
+    assert first.status_code == 201 and first.json()["status"] == "running"
+    second = client(eve).post("/api/play/quick/", body, format="json")
+    assert second.status_code == 400
+    assert f"{STARTING_CHIPS} of them staked at your other tables" in str(second.json())
+    half = {**body, "stake": STARTING_CHIPS // 2}
+    assert client(eve).post("/api/play/quick/", half, format="json").status_code == 400
+    robots_finish(first.json()["match"])  # the first table's game ends: its stake is settled
+    eve = fresh(eve)[0]  # won 750 or lost 1000: only what she has now counts
+    expected = 201 if eve.chips >= STARTING_CHIPS // 2 else 400
+    assert client(eve).post("/api/play/quick/", half, format="json").status_code == expected
+
+
+def test_tables_opened_at_once_are_counted_one_after_the_other(settings):
+    """Twenty-five tables opened at the same moment made twenty-two, past a cap of ten: the
+    count and the new table now happen under the player's row lock."""
+    import threading
+
+    from django.db import connection
+
+    settings.TRUCO_MAX_TABLES_PER_PLAYER = 3
+    peggy = PlayerFactory()
+    body = {"variant": "paulista", "bot": "random"}
+    statuses = []
+
+    def open_one():
+        try:
+            statuses.append(client(peggy).post("/api/play/quick/", body, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_one) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201] * 3 + [400] * 5
+    assert Tournament.objects.filter(table_settings__master=peggy).count() == 3

@@ -287,6 +287,9 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
+        refused = registration.end_refused(self.get_object(), request.user, "pause")
+        if refused:
+            raise PermissionDenied(refused)
         return self._lifecycle(request, lifecycle.pause)
 
     @extend_schema(
