@@ -38,6 +38,11 @@ class LiveMatch(models.Model):
     end_votes = models.JSONField(
         default=list, blank=True, help_text="players agreeing to end this game amicably"
     )
+    bot_logs = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="what each robot seat wrote to its log in this game (its owner's and staff's)",
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

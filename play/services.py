@@ -146,7 +146,9 @@ def table_of(match: Match, live: LiveMatch) -> Table:
         tournament.preset or None,
     )
     budget = decision_budget(tournament.table.turn_seconds)
-    game = LiveGame(setup, live.actions, live.auto_played, decision_seconds=budget)
+    game = LiveGame(
+        setup, live.actions, live.auto_played, decision_seconds=budget, logs=live.bot_logs
+    )
     return Table(live, match, tournament, seating(match, tournament.players, planned.a_team), game)
 
 
@@ -366,6 +368,7 @@ class Thought:
     position: tuple  # what the live row said when read: the moves hold only if it still does
     robots: set[int] = field(default_factory=set)  # the seats robots played
 
+
 def position_of(live: LiveMatch) -> tuple:
     return (live.game_no, live.waiting, list(live.actions), list(live.auto_played))
 
@@ -407,6 +410,8 @@ def record_thinking(match_id: int, thought: Thought) -> tuple[str | None, int | 
     if live is None or position_of(live) != thought.position:
         return None, None
     table = Table(live, match, match.tournament, thought.table.seats, thought.table.game)
+    if table.game is not None:
+        live.bot_logs = {str(seat): text for seat, text in table.game.logs.items()}
     if match.status != Match.Status.RUNNING:
         close(table)
         return None, None
@@ -508,6 +513,7 @@ def end_game(table: Table) -> None:
             actions=game.ply,
             timeouts=list(game.auto_played),
             fault_message=game.ending.fault_message if game.ending else "",
+            logs=dict(game.logs),
         ),
     )
     settle_game(
@@ -517,6 +523,7 @@ def end_game(table: Table) -> None:
     live.game_no = len(live.games)
     live.actions = []
     live.auto_played = []
+    live.bot_logs = {}
     live.end_votes = []  # a vote to end amicably is about the game in play
     live.to_act = None
     live.turn_deadline = None

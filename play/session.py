@@ -27,6 +27,8 @@ from engine.runner import ILLEGAL, IN_PROCESS, NORMAL, TIMEOUT, BotSpec, fault_o
 from engine.seats import MatchContext, SeatPool
 from engine.state import GameState
 
+MAX_LOG_CHARS = 256 * 1024  # of a robot seat's log per game, as in bot matches
+
 
 class NotYourTurn(Exception):
     """A seat acted while another seat is to act (or after the game ended)."""
@@ -58,8 +60,11 @@ class LiveGame:
         actions: Sequence[Sequence[Any]] = (),
         auto_played: Sequence[int] = (),
         decision_seconds: float | None = None,
+        logs: Mapping[Any, str] | None = None,
     ):
         self.setup = setup
+        # What each robot seat wrote to its log so far in this game (bounded): its owner's.
+        self.logs: dict[int, str] = {int(seat): text for seat, text in (logs or {}).items()}
         # A robot's deadline per decision (the table's budget): told to a jailed or remote bot
         # and enforced on it; None leaves the engine's default.
         self.decision_seconds = decision_seconds
@@ -127,7 +132,8 @@ class LiveGame:
         of actions played."""
         bots: dict[int, Any] = {}
         played = 0
-        with SeatPool() as pool:
+        pool = SeatPool()
+        try:
             while not self.finished and self.state.to_act in bot_seats and played < limit:
                 if until is not None and played and time.monotonic() >= until:
                     break
@@ -157,7 +163,19 @@ class LiveGame:
                     self.ending = Ending(ILLEGAL, seat, detail, f"answered {action!r}"[:2000])
                     break
                 played += 1
+        finally:
+            self._keep_logs(pool.finish())
         return played
+
+    def _keep_logs(self, logs: Mapping[int, str]) -> None:
+        for seat, text in logs.items():
+            kept = self.logs.get(seat, "")
+            room = MAX_LOG_CHARS - len(kept)
+            if room > 0:
+                kept += text[:room]
+                if len(text) > room:
+                    kept += "\n[more of the log not kept]\n"
+                self.logs[seat] = kept
 
     def advance(
         self,

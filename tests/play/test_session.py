@@ -118,3 +118,37 @@ def test_a_jailed_robot_at_a_table_hears_and_keeps_the_tables_deadline():
     assert time.monotonic() - started < 2.5  # one deadline of 0.5 s, not 3 s nor 10 s
     assert game.auto_played == [robot_seat]  # played for it, as in bot matches
     assert not game.finished or game.result().get("termination") != "timeout"
+
+
+def test_a_jailed_robots_log_is_kept_across_the_advances_of_its_game():
+    """At a human table a robot's process lasts one advance: what it wrote to its log was lost
+    with it, so its owner saw no log for the games it played against people."""
+    from engine.jail import Program
+    from engine.runner import BotSpec
+
+    from ..jail.conftest import jail_or_skip
+
+    jail_or_skip()
+    script = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'act':\n"
+        "        print('thinking about', len(message['legal']), 'choices', file=sys.stderr)\n"
+        "        print(json.dumps({'action': message['legal'][0]}), flush=True)\n"
+    )
+    talker = BotSpec(
+        "talker", isolation="jail", program=Program(("/usr/bin/python3", "-c", script))
+    )
+    game = LiveGame(SETUP)
+    robot = game.to_act
+    human = 1 - robot
+    game.advance({robot: talker})
+    first = game.logs[robot]
+    assert "thinking about" in first
+    while not game.finished and game.to_act == human:
+        game.act(human, game.observation(human)["legal"][0])
+        game = LiveGame(SETUP, game.actions, game.auto_played, logs=game.logs)  # a new request
+        game.advance({robot: talker})
+    assert game.logs[robot].startswith(first)
+    assert game.logs[robot].count("thinking about") >= 2  # from several advances, all kept
