@@ -168,16 +168,16 @@ def open_match(match_id: int, user, ip: str | None = None) -> None:
         if player is None or player.pk not in human_ids(match):
             raise PlayError(not_seated(table), 403)
         if match.status == Match.Status.PENDING:
-            check_covers_stake(player, table, match.pk)
             check_may_deal(match, player, table, None)
+            check_covers_stake(player, table, match.pk)
             begin(match)
         else:
             live = LiveMatch.objects.filter(match=match).first()
             if live is None:
                 raise PlayError(f"the match is {match.status}")
             if live.waiting == LiveMatch.Waiting.NEXT:
-                check_covers_stake(player, table, match.pk)
                 check_may_deal(match, player, table, live)
+                check_covers_stake(player, table, match.pk)
                 live.waiting = LiveMatch.Waiting.BOTS
                 live.save(update_fields=["waiting", "updated_at"])
         touch(match.pk, player.pk, ip)
@@ -245,7 +245,9 @@ def check_may_deal(
     if player.pk != table.master_id and (live is None or is_present(live, table.master_id)):
         raise PlayError(f"the table master, {table.master}, deals the next game", 409)
     if table.moves_chips:
-        seated = Player.objects.filter(pk__in=human_ids(match)).order_by("pk")
+        # Every seated player's row, locked in one order: one of them opening a staked table
+        # of their own at that moment waits for this deal, and then sees its stake.
+        seated = Player.objects.select_for_update().filter(pk__in=human_ids(match)).order_by("pk")
         short = [p for p in seated if free_chips(p, match.pk) < table.stake]
         names = ", ".join(f"{p.name} ({free_chips(p, match.pk)})" for p in short)
         if names:
@@ -738,9 +740,16 @@ def catch_up(match_id: int) -> None:
         live.waiting == LiveMatch.Waiting.HUMAN
         and live.turn_deadline is None
         and live.to_act is not None
+        and waited > BOT_STALL_SECONDS
         and seat_is_away(live)
     ):
-        advance(match_id)  # no timer at this table: the robot plays for the absent person
+        # No timer at this table: the robot plays for the absent person, by the worker when
+        # one runs (once: the row's time is moved on, so that the next requests wait again).
+        if worker_running:
+            LiveMatch.objects.filter(pk=live.pk).update(updated_at=now)
+            request_advance(match_id)
+        else:
+            advance(match_id)
 
 
 BOT_STALL_WITH_WORKER = 60.0  # seconds: a worker that took this long lost the message

@@ -6,8 +6,9 @@ The namespaces, the read-only root and the dropped uid are the jail's walls; thi
 away the kernel interfaces a bot never needs and that kernel exploits use to climb them: making
 namespaces (a user namespace would make the bot root over its own mounts), mounting, tracing,
 eBPF, io_uring, userfaultfd, perf events, the kernel keyring, loading modules, memory that no
-limit sees without a cgroup (memfd, System V shared memory), the host's page cache and disk
-(fadvise, O_DIRECT), and sockets of any family but Unix. A bot has no network (its namespace has only a loopback), so IP sockets serve it
+limit sees without a cgroup (memfd and memfd_secret, System V shared memory and message queues,
+pages pinned in pipes by vmsplice, kernel AIO rings), the host's page cache and disk (fadvise,
+O_DIRECT), and sockets of any family but Unix. A bot has no network (its namespace has only a loopback), so IP sockets serve it
 nothing, and they cost the host: the kernel charges their buffers to the host-wide TCP and UDP
 memory (`net.ipv4.tcp_mem`), which a cgroup v1 memory limit does not count, so a bot filling
 loopback connections it never reads stalled the host's own connections to its database. Other
@@ -79,7 +80,13 @@ DENIED = (
     # memory no limit sees where the jail has no cgroup (a memfd's pages, mapped or not, and
     # System V segments outlive their mappings; RLIMIT_DATA counts neither)
     "memfd_create",
+    "memfd_secret",
     "shmget",
+    "msgget",
+    # pipes that hold the pages of memory the bot has unmapped (vmsplice keeps a reference to
+    # each whole page, 2 MiB of a huge one for 4 KiB passed), and kernel AIO rings
+    "vmsplice",
+    "io_setup",
     # the host's page cache and disk: dropping cached pages of the system's files (for every
     # process of the host), and reading past the cache (O_DIRECT, below)
     "fadvise64",

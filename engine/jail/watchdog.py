@@ -122,28 +122,57 @@ def look(entry: Watch, pids: list[int]) -> None:
 def resident_bytes(pids: list[int]) -> int:
     """The plain sum of their resident memory: cheap, and never less than the true use (pages
     shared between them counted each time)."""
-    resident = 0
-    for pid in pids:
-        with (
-            contextlib.suppress(OSError, ValueError, IndexError),
-            open(f"/proc/{pid}/statm", encoding="ascii") as f,
-        ):
-            resident += int(f.read().split()[1]) * PAGE
-    return resident
+    return sum(int(memory_file(pid, "statm").split()[1]) * PAGE for pid in pids)
+
+
+def memory_file(pid: int, name: str) -> str:
+    """/proc/PID/<name> (statm, smaps_rollup) of the process's memory. A main thread that
+    exited alone leaves a zombie leader whose own files show no memory while its other threads
+    hold it all: then the first thread that still has the memory tells it."""
+    text = _read(f"/proc/{pid}/{name}")
+    if _holds_memory(text, name):
+        return text
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return text or ("0 0" if name == "statm" else "")
+    for tid in threads:
+        other = _read(f"/proc/{pid}/task/{tid}/{name}")
+        if _holds_memory(other, name):
+            return other
+    return text or ("0 0" if name == "statm" else "")
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="ascii") as f:
+            return f.read()
+    except (OSError, ValueError):
+        return ""
+
+
+def _holds_memory(text: str, name: str) -> bool:
+    if name == "statm":
+        fields = text.split()
+        return len(fields) > 1 and fields[1] != "0"
+    return "Pss:" in text and not any(
+        line.startswith("Pss:") and line.split()[1] == "0" for line in text.splitlines()
+    )
 
 
 def proportional_bytes(pids: list[int], plain: int) -> int:
     """Their proportional set sizes: each shared page split between its processes."""
     total = 0
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
-                for line in f:
-                    if line.startswith("Pss:"):
-                        total += int(line.split()[1]) << 10
-                        break
-        except (OSError, ValueError, IndexError):
+        text = memory_file(pid, "smaps_rollup")
+        if not text:
+            if resident_bytes([pid]) == 0:
+                continue  # gone meanwhile, or a zombie: it holds nothing
             return plain  # cannot read it: the plain sum, which is never less
+        for line in text.splitlines():
+            if line.startswith("Pss:"):
+                total += int(line.split()[1]) << 10
+                break
     return total
 
 

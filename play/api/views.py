@@ -381,5 +381,10 @@ class QuickMatchView(ApiMixin, APIView):
             try:
                 services.open_match(match.pk, request.user, client_ip(request))
             except services.PlayError as exc:
+                # Refused at the deal (chips staked meanwhile at another table): the new table
+                # is not left behind, counted among the player's tables in play.
+                from tournaments import lifecycle
+
+                lifecycle.cancel(match.tournament)
                 raise PlayRefused(exc) from None
         return state_response(match.pk, request, status.HTTP_201_CREATED)

@@ -75,6 +75,17 @@ CLIMBER = textwrap.dedent(
         except OSError as exc:
             found[name] = "refused: " + errno.errorcode.get(exc.errno, "?")
     tries("memfd_create", lambda: os.close(os.memfd_create("hoard")))
+    NR2 = {"x86_64": {"memfd_secret": 447, "vmsplice": 278, "io_setup": 206, "msgget": 68},
+           "aarch64": {"memfd_secret": 447, "vmsplice": 75, "io_setup": 0, "msgget": 186}}
+    numbers = NR2[platform.machine()]
+    record("memfd_secret", libc.syscall(numbers["memfd_secret"], 0))
+    read_end, write_end = os.pipe()
+    page = ctypes.create_string_buffer(4096)
+    iov = (ctypes.c_void_p * 2)(ctypes.cast(page, ctypes.c_void_p), 4096)
+    record("vmsplice", libc.syscall(numbers["vmsplice"], write_end, iov, 1, 0))
+    context = ctypes.c_ulong(0)
+    record("io_setup", libc.syscall(numbers["io_setup"], 8, ctypes.byref(context)))
+    record("msgget", libc.syscall(numbers["msgget"], 0, 0o1600))
     record("shmget", libc.shmget(0, 1 << 20, 0o1600))  # IPC_PRIVATE, IPC_CREAT | 0600
     system_file = os.open("/usr/bin/env", os.O_RDONLY)
     tries("fadvise DONTNEED", lambda: os.posix_fadvise(system_file, 0, 0, os.POSIX_FADV_DONTNEED))
@@ -122,6 +133,7 @@ def test_the_filter_refuses_what_exploits_use_and_keeps_what_programs_need():
     assert found["AF_VSOCK"] == "refused: EAFNOSUPPORT"
     assert found["a TCP socket"] == found["AF_INET6"] == "refused: EAFNOSUPPORT"
     assert found["memfd_create"] == found["shmget"] == "refused: EPERM"
+    assert found["memfd_secret"] == found["vmsplice"] == found["msgget"] == "refused: EPERM"
     assert found["open O_DIRECT"] == "refused: EINVAL"
 
 

@@ -74,6 +74,22 @@ for line in sys.stdin:
     print(json.dumps({"action": "holding"}), flush=True)
 """
 
+ZOMBIE_LEADER = """
+import ctypes, json, mmap, os, platform, sys, threading, time
+libc = ctypes.CDLL(None, use_errno=True)
+def hold():
+    sys.stdin.readline()
+    print(json.dumps({"action": "started"}), flush=True)
+    hoard = mmap.mmap(-1, 300 << 20, flags=mmap.MAP_SHARED)
+    for offset in range(0, len(hoard), 4096):
+        hoard[offset] = 1
+    for line in sys.stdin:
+        print(json.dumps({"action": "holding"}), flush=True)
+threading.Thread(target=hold).start()
+time.sleep(0.1)
+libc.syscall({"x86_64": 60, "aarch64": 93}[platform.machine()], 0)  # exit: this thread only
+"""
+
 SPINNERS = """
 import json, os, sys
 sys.stdin.readline()
@@ -103,6 +119,13 @@ for line in sys.stdin:
 
 def test_shared_memory_past_the_limit_is_killed(no_cgroup):
     why, _ = run_until_gone(SHARED, Limits(memory_mb=128))
+    assert why == "bot process was killed over its memory limit of 128 MiB"
+
+
+def test_memory_held_by_the_other_thread_of_a_zombie_leader_is_seen(no_cgroup):
+    """The main thread exits alone: the leader's own /proc files show no memory, its other
+    thread held 1200 MiB against a limit of 128 unseen."""
+    why, _ = run_until_gone(ZOMBIE_LEADER, Limits(memory_mb=128))
     assert why == "bot process was killed over its memory limit of 128 MiB"
 
 

@@ -624,7 +624,52 @@ def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for()
     ply = len(LiveMatch.objects.get(match=match).actions)
     long_ago = timezone.now() - timedelta(seconds=61)
     Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
-    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago)
+    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago, updated_at=long_ago)
     client_for(PlayerFactory().user).get(f"/api/play/matches/{match.pk}/")  # a spectator
     live = LiveMatch.objects.get(match=match)
     assert live.waiting == "done" or len(live.actions) > ply
+
+
+def test_without_a_timer_a_request_hands_the_absent_persons_turn_to_a_running_worker(
+    settings, monkeypatch
+):
+    """Any visitor's request (anonymous ones too) ran the robot for the absent person in the web
+    process, every request again, even with a play worker running."""
+    import play.services
+    from play.services import catch_up
+
+    match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
+    TableSettings.objects.filter(tournament=match.tournament).update(turn_seconds=0)
+    open_match(match, human)
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
+    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago, updated_at=long_ago)
+    settings.TRUCO_PLAY_INLINE = False
+    monkeypatch.setattr(play.services, "play_worker_alive", lambda: True)
+    ran, sent = [], []
+    monkeypatch.setattr(play.services, "advance", lambda match_id: ran.append(match_id))
+    monkeypatch.setattr(
+        "play.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
+    )
+    for _ in range(5):
+        catch_up(match.pk)
+    assert ran == [] and sent == [match.pk]  # one task for the worker, not five, not here
+
+
+def test_a_table_refused_at_its_deal_is_not_left_behind(monkeypatch):
+    """Chips staked at another table between the creation and the deal: the deal refuses, and
+    the new table no longer stays in play, counted against the player's tables."""
+    import play.services
+
+    def refuse(*args, **kwargs):
+        raise play.services.PlayError("you cannot sit here", 403)
+
+    monkeypatch.setattr(play.services, "open_match", refuse)
+    player = PlayerFactory()
+    response = client_for(player.user).post(
+        "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"
+    )
+    assert response.status_code == 403
+    assert set(
+        Tournament.objects.filter(table_settings__master=player).values_list("status", flat=True)
+    ) == {"cancelled"}
