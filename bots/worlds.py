@@ -99,19 +99,39 @@ class WorldSampler:
 
     # --- sampling --------------------------------------------------------------------------
     def deal(self, rng: random.Random) -> Deal:
+        checks: dict[int, list[Callable]] = {}
+        for seat, check in self.constraints:
+            checks.setdefault(seat, []).append(check)
         for _ in range(200):
             pool = self.pool[:]
             rng.shuffle(pool)
             hands = []
-            for known in self._known_slots:
-                hand = []
-                for card in known:
-                    hand.append(card if card is not None else pool.pop())
-                hands.append(tuple(hand))
+            for seat, known in enumerate(self._known_slots):
+                hand = self._hand_for(seat, known, pool, checks.get(seat, ()), rng)
+                hands.append(hand)
             if all(check(hands[seat]) for seat, check in self.constraints):
                 break
         extra = tuple(pool.pop() for _ in range(self.extra_count)) if self.extra_count else ()
         return Deal(tuple(hands), self.obs.vira, extra)
+
+    @staticmethod
+    def _hand_for(seat, known, pool: list, checks, rng: random.Random, tries: int = 60) -> tuple:
+        """A hand for `seat`: its known cards, the rest from `pool` (which loses them). A seat
+        with checks of its own (Argentino's revealed envido) gets up to `tries` draws that pass
+        them: one seat's rare hand (an envido of exactly 7) is looked for on its own, instead of
+        the whole deal being drawn again until every seat's rare hand comes at once."""
+        if not checks:  # as before: the shuffled pool's last cards, slot by slot
+            return tuple(card if card is not None else pool.pop() for card in known)
+        unknown = sum(card is None for card in known)
+        for _ in range(tries):
+            picked = rng.sample(range(len(pool)), unknown)
+            cards = iter(pool[i] for i in picked)
+            hand = tuple(card if card is not None else next(cards) for card in known)
+            if all(check(hand) for check in checks):
+                break
+        for i in sorted(picked, reverse=True):
+            pool.pop(i)
+        return hand
 
     def sample(self, rng: random.Random, tries: int = 40) -> GameState | None:
         for _ in range(tries):
