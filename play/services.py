@@ -336,7 +336,7 @@ def advance(match_id: int) -> None:
     (`record_thinking`). A slow robot (a search, code in the jail: up to the table's budget a
     decision) therefore holds no lock: on SQLite, where every transaction takes the whole
     database's write lock, one user's slow bots made everyone's requests fail with "database is
-    locked". One round per game the bots play through."""
+    locked". One round per game the bots play through, and per slice of their thinking."""
     finished_match = None
     while True:
         thought = think(match_id)
@@ -404,9 +404,9 @@ def think(match_id: int) -> Thought | None:
 
 def record_thinking(match_id: int, thought: Thought) -> tuple[str | None, int | None]:
     """Under the match's lock: keep the bots' moves and what follows from them (a human's turn,
-    the end of a game, of the match). (NEXT_GAME or None, the tournament id once the match is
-    recorded.) Moves played on a table that changed meanwhile are dropped: whoever changed it
-    advances it."""
+    the end of a game, of the match). Returns (NEXT_GAME, MORE or None: whether another round
+    is due, the tournament id once the match is recorded). Moves played on a table that
+    changed meanwhile are dropped: whoever changed it advances it."""
     match = locked_match(match_id)
     live = LiveMatch.objects.select_for_update().filter(match=match).first()
     if live is None or position_of(live) != thought.position:
