@@ -14,6 +14,7 @@ from datetime import UTC, date
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.plugins import registry
@@ -52,10 +53,22 @@ def check_tables_in_play(player: Player) -> None:
     a robot's worth of a worker at every advance, and one user opening dozens against slow
     robots took the play workers from everyone."""
     cap = int(getattr(settings, "TRUCO_MAX_TABLES_PER_PLAYER", 10))
-    in_play = Tournament.objects.filter(
-        table_settings__master=player,
-        status__in=(Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED),
-    ).count()
+    # A table against a robot counts from its creation (it is dealt at once); a table for
+    # people once it is dealt: one nobody sat at yet runs no robot, and cannot be ended by a
+    # vote (no game is in play), so it must not hold a place.
+    in_play = (
+        Tournament.objects.filter(
+            table_settings__master=player,
+            status__in=(
+                Tournament.Status.DRAFT,
+                Tournament.Status.RUNNING,
+                Tournament.Status.PAUSED,
+            ),
+        )
+        .filter(Q(entrants__bot__isnull=False) | Q(matches__status=Match.Status.RUNNING))
+        .distinct()
+        .count()
+    )
     if in_play >= cap:
         raise ValidationError(
             {

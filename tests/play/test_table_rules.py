@@ -638,3 +638,16 @@ def test_tables_opened_at_once_are_counted_one_after_the_other(settings):
         thread.join()
     assert sorted(statuses) == [201] * 3 + [400] * 5
     assert Tournament.objects.filter(table_settings__master=peggy).count() == 3
+
+
+def test_tables_for_people_nobody_sat_at_do_not_hold_a_place(settings):
+    """A table waiting for people runs no robot and cannot be ended by a vote before its first
+    deal: counted, ten of them would have locked their master out of playing at all."""
+    settings.TRUCO_MAX_TABLES_PER_PLAYER = 2
+    ana = PlayerFactory()
+    for _ in range(3):
+        own_table(ana)  # for people: waits for them
+    body = {"variant": "paulista", "bot": "random"}
+    assert client(ana).post("/api/play/quick/", body, format="json").status_code == 201
+    assert client(ana).post("/api/play/quick/", body, format="json").status_code == 201
+    assert client(ana).post("/api/play/quick/", body, format="json").status_code == 400
