@@ -18,6 +18,7 @@ of its tmpfs) is not seen from /proc: the container's own limits bound it (docke
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import threading
@@ -30,6 +31,7 @@ CPU_WINDOW = 3.0  # seconds over which the jail's CPU use is averaged
 CPU_SLACK = 0.5  # cores beyond the jail's own before it is killed
 RUNNABLE_SLACK = 1.5  # threads wanting the CPU at once, on average, beyond its cores
 PAGE = os.sysconf("SC_PAGE_SIZE")
+log = logging.getLogger(__name__)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -39,7 +41,7 @@ class Watch:
     memory_bytes: int | None  # None: a memory cgroup bounds it already
     cores: float
     grace_until: float  # no CPU verdict before (a runtime's start-up uses several cores)
-    samples: deque = field(default_factory=deque)  # (time, CPU seconds of the jail)
+    samples: deque = field(default_factory=deque)  # (time, CPU seconds, threads runnable)
     verdict: str | None = None  # why it was killed
 
 
@@ -69,6 +71,7 @@ def unwatch(entry: Watch) -> None:
 
 
 def _loop() -> None:
+    last_report = 0.0
     while True:
         time.sleep(INTERVAL)
         with _lock:
@@ -77,10 +80,15 @@ def _loop() -> None:
             continue
         try:
             by_uid = processes_by_uid(set(watched))
-            for uid, entry in watched.items():
+        except OSError:
+            continue  # /proc could not be listed this time: the next look
+        for uid, entry in watched.items():
+            try:
                 look(entry, by_uid.get(uid, []))
-        except Exception:  # the watch must not die of a race with /proc; next look
-            continue
+            except Exception:  # the watch goes on for the other jails, and says so, loudly
+                if time.monotonic() - last_report > 60:
+                    last_report = time.monotonic()
+                    log.exception("the jail watch failed to look at uid %s", uid)
 
 
 def processes_by_uid(uids: set[int]) -> dict[int, list[int]]:
