@@ -24,7 +24,7 @@ from tournaments.builders import bots_named
 from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
 from tournaments.seeds import daily_seed, new_tournament_seed
 
-from .services import free_chips, player_for
+from .services import chips_held, free_chips, player_for
 from .table_master import FREE_SEATS
 
 
@@ -104,14 +104,10 @@ def quick_match(
         raise ValidationError(
             {"daily": "a daily table is practice: everyone gets its deals today, so they are known"}
         )
-    if competitive and stake > free_chips(player):
-        elsewhere = player.chips - free_chips(player)
+    free = free_chips(player) if competitive else player.chips
+    if competitive and stake > free:
         raise ValidationError(
-            {
-                "stake": f"you have {player.chips} chips"
-                + (f", {elsewhere} of them staked at your other tables" if elsewhere else "")
-                + f": you cannot stake {stake} a game"
-            }
+            {"stake": f"{chips_held(player, free)}: you cannot stake {stake} a game"}
         )
     if isinstance(bot, Bot):
         errors = entry_errors([bot], turn_seconds)

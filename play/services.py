@@ -217,6 +217,13 @@ def free_chips(player: Player, besides_match_id: int | None = None) -> int:
     return player.chips - committed_chips(player.pk, besides_match_id)
 
 
+def chips_held(player: Player, free: int) -> str:
+    """ "you have N chips", and how many of them are staked at the player's other tables."""
+    elsewhere = player.chips - free
+    staked = f", {elsewhere} of them staked at your other tables" if elsewhere else ""
+    return f"you have {player.chips} chips{staked}"
+
+
 def check_covers_stake(player: Player, table: TableSettings, match_id: int | None = None) -> None:
     """RULES.md section 5: nobody sits at a staked table without the chips to cover the stake,
     besides those staked at their other tables' games in play."""
@@ -226,11 +233,9 @@ def check_covers_stake(player: Player, table: TableSettings, match_id: int | Non
     player = Player.objects.select_for_update().get(pk=player.pk)
     free = free_chips(player, match_id)
     if free < table.stake:
-        elsewhere = player.chips - free
         raise PlayError(
-            f"this table's stake is {table.stake} chips a game and you have {player.chips}"
-            + (f", {elsewhere} of them staked at your other tables" if elsewhere else "")
-            + ": you cannot sit here",
+            f"this table's stake is {table.stake} chips a game and "
+            f"{chips_held(player, free)}: you cannot sit here",
             403,
         )
 
@@ -248,8 +253,8 @@ def check_may_deal(
         # Every seated player's row, locked in one order: one of them opening a staked table
         # of their own at that moment waits for this deal, and then sees its stake.
         seated = Player.objects.select_for_update().filter(pk__in=human_ids(match)).order_by("pk")
-        short = [p for p in seated if free_chips(p, match.pk) < table.stake]
-        names = ", ".join(f"{p.name} ({free_chips(p, match.pk)})" for p in short)
+        free = [(p, free_chips(p, match.pk)) for p in seated]
+        names = ", ".join(f"{p.name} ({chips})" for p, chips in free if chips < table.stake)
         if names:
             raise PlayError(
                 f"the stake is {table.stake} chips and {names} cannot cover it: "

@@ -59,17 +59,18 @@ def others_play_in(tournament: Tournament, user) -> bool:
     return other_people.exists() or other_bots.exists()
 
 
-def end_refused(tournament: Tournament, user, verb: str) -> str | None:
-    """Why `user` may not `verb` (cancel, delete) this tournament they organise; None: they may."""
+def check_may_end(tournament: Tournament, user, verb: str) -> None:
+    """Refuses (403) `user` to `verb` (cancel, pause, delete) this tournament they organise
+    when others play in it and it has started."""
     if user.is_staff or tournament.status == Tournament.Status.DRAFT:
-        return None
+        return
     if others_play_in(tournament, user):
-        return (
+        raise RegistrationError(
             f"only staff may {verb} a tournament that others play in once it has started; "
             "at your own table, the players end it together "
-            "(POST /api/play/matches/{id}/end-vote/)"
+            "(POST /api/play/matches/{id}/end-vote/)",
+            403,
         )
-    return None
 
 
 # --- is it open -----------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import pwd
 import signal
 import stat
 import tempfile
+from collections.abc import Container
 from dataclasses import dataclass
 
 from ..errors import TrucoError
@@ -155,6 +156,11 @@ def _try_lock(pool: UidPool, uid: int) -> int | None:
 
 def jail_processes(pool: UidPool) -> dict[int, list[int]]:
     """uid -> pids of the processes running under a uid of `pool`."""
+    return processes_by_uid(range(pool.first_uid, pool.first_uid + pool.count))
+
+
+def processes_by_uid(uids: Container[int]) -> dict[int, list[int]]:
+    """uid -> pids of the host's processes running under one of `uids`."""
     found: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -163,12 +169,12 @@ def jail_processes(pool: UidPool) -> dict[int, list[int]]:
             uid = os.stat(f"/proc/{entry}").st_uid
         except OSError:
             continue
-        if pool.first_uid <= uid < pool.first_uid + pool.count:
+        if uid in uids:
             found.setdefault(uid, []).append(int(entry))
     return found
 
 
-def _kill(pids: list[int]) -> None:
+def kill_pids(pids: list[int]) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
@@ -195,7 +201,7 @@ def lease_uid(pool: UidPool | None = None) -> UidLease:
         if fd is None:
             continue  # a live jail's
         if owned:
-            _kill(running[uid])  # an orphan: its lock is free, so its runner is gone
+            kill_pids(running[uid])  # an orphan: its lock is free, so its runner is gone
         if lease is None:
             lease = UidLease(uid, pool.gid_of(uid), fd)
         else:

@@ -17,14 +17,14 @@ of its tmpfs) is not seen from /proc: the container's own limits bound it (docke
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import signal
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+
+from .uids import kill_pids, processes_by_uid
 
 INTERVAL = 0.2  # seconds between two looks
 CPU_WINDOW = 3.0  # seconds over which the jail's CPU use is averaged
@@ -91,19 +91,6 @@ def _loop() -> None:
                     log.exception("the jail watch failed to look at uid %s", uid)
 
 
-def processes_by_uid(uids: set[int]) -> dict[int, list[int]]:
-    found: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                owner = os.stat(f"/proc/{name}").st_uid
-            except OSError:
-                continue
-            if owner in uids:
-                found.setdefault(owner, []).append(int(name))
-    return found
-
-
 def look(entry: Watch, pids: list[int]) -> None:
     if entry.verdict is not None or not pids:
         return
@@ -140,15 +127,11 @@ def memory_file(pid: int, name: str) -> str:
     text = _read(f"/proc/{pid}/{name}")
     if _holds_memory(text, name):
         return text
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return text or ("0 0" if name == "statm" else "")
-    for tid in threads:
+    for tid in _threads(pid):
         other = _read(f"/proc/{pid}/task/{tid}/{name}")
         if _holds_memory(other, name):
             return other
-    return text or ("0 0" if name == "statm" else "")
+    return text or ("0 0" if name == "statm" else "")  # no memory (or gone): zero
 
 
 def _read(path: str) -> str:
@@ -190,29 +173,34 @@ def cpu_and_runnable(pids: list[int]) -> tuple[float, int]:
     ticks = 0
     runnable = 0
     for pid in pids:
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            ticks += sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
-            threads = int(fields[17])
-            if threads == 1:
-                runnable += fields[0] == "R"
-            else:
-                for tid in os.listdir(f"/proc/{pid}/task"):
-                    with (
-                        contextlib.suppress(OSError, IndexError),
-                        open(f"/proc/{pid}/task/{tid}/stat", encoding="ascii") as t,
-                    ):
-                        runnable += t.read().rsplit(")", 1)[1].split()[0] == "R"
+        fields = _stat_fields(f"/proc/{pid}/stat")
+        if len(fields) < 18:
+            continue  # gone meanwhile
+        ticks += sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+        if fields[17] == "1":  # one thread: the process's own state
+            runnable += fields[0] == "R"
+        else:
+            for tid in _threads(pid):
+                runnable += _stat_fields(f"/proc/{pid}/task/{tid}/stat")[:1] == ["R"]
     return ticks / TICKS, runnable
+
+
+def _stat_fields(path: str) -> list[str]:
+    """The fields of a /proc stat file after the command's name (which may hold spaces)."""
+    return _read(path).rsplit(")", 1)[-1].split()
+
+
+def _threads(pid: int) -> list[str]:
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
 
 
 def kill(entry: Watch, pids: list[int], why: str) -> None:
     entry.verdict = f"bot process was killed {why}"
     for _ in range(3):  # what it forks meanwhile has its uid too
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        kill_pids(pids)
         pids = processes_by_uid({entry.uid}).get(entry.uid, [])
         if not pids:
             return

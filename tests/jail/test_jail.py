@@ -15,6 +15,8 @@ import pytest
 from engine.errors import TrucoError
 from engine.jail import Program, probe
 from engine.jail.process import JailedProcess
+from engine.jail.uids import processes_by_uid
+from engine.jail.watchdog import cpu_and_runnable
 from engine.match import MatchSpec, play_match
 from engine.runner import BotSpec, play_game
 
@@ -148,18 +150,22 @@ def test_one_process_serves_a_seat_for_the_whole_match_and_remembers_its_games(
     assert "match over after 6 games" in last.result.logs[last.a_team]
 
 
+def script_match(script: str, games: int):
+    """A match of `games` between a jailed Python script (written to the protocol) and random."""
+    program = Program(("/usr/bin/python3", "-c", script))
+    return play_match(
+        MatchSpec(
+            "paulista", BotSpec("script", isolation="jail", program=program), "random", games=games
+        )
+    )
+
+
 def test_an_answer_line_past_the_limit_is_an_illegal_action():
     jail_or_skip()
     flood = (
         "import sys\nsys.stdin.readline()\nsys.stdout.write('y' * (1 << 20))\nsys.stdout.flush()"
     )
-    spec = MatchSpec(
-        "paulista",
-        BotSpec("floods", isolation="jail", program=Program(("/usr/bin/python3", "-c", flood))),
-        "random",
-        games=1,
-    )
-    (game,) = play_match(spec).games
+    (game,) = script_match(flood, games=1).games
     assert game.result.termination == "illegal_action"
     assert game.result.detail == "answered more than 65536 bytes in one line"
 
@@ -177,13 +183,7 @@ def test_an_answer_nested_deeper_than_the_decoder_goes_is_an_illegal_action_and_
                 print("[" * 60000, flush=True)
         """
     )
-    spec = MatchSpec(
-        "paulista",
-        BotSpec("nests", isolation="jail", program=Program(("/usr/bin/python3", "-c", script))),
-        "random",
-        games=2,
-    )
-    games = play_match(spec).games
+    games = script_match(script, games=2).games
     assert [g.result.termination for g in games] == ["illegal_action"] * 2
     assert {g.result.detail for g in games} == {"answered a line that is not JSON"}
 
@@ -246,20 +246,8 @@ def test_without_a_cpu_quota_the_jail_runs_at_a_lower_priority_it_cannot_raise(m
 
 
 def jail_cpu_seconds(uid: int) -> float:
-    """CPU seconds so far of the host's processes of `uid`."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.stat(f"/proc/{entry}").st_uid != uid:
-                    continue
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
-            except (OSError, ValueError, IndexError):
-                continue
-    return total / ticks
+    """CPU seconds so far of the host's processes of `uid` (read as the runner's watch does)."""
+    return cpu_and_runnable(processes_by_uid({uid}).get(uid, []))[0]
 
 
 def test_the_jails_init_shows_the_bot_no_host_folder_in_its_command_line(tmp_path):
@@ -285,13 +273,7 @@ def test_the_jails_init_shows_the_bot_no_host_folder_in_its_command_line(tmp_pat
 def test_a_crashed_bot_is_started_again_for_the_next_game():
     jail_or_skip()
     script = "import sys\nfor line in sys.stdin:\n    if '\"act\"' in line: sys.exit(4)\n"
-    spec = MatchSpec(
-        "paulista",
-        BotSpec("dies", isolation="jail", program=Program(("/usr/bin/python3", "-c", script))),
-        "random",
-        games=2,
-    )
-    games = play_match(spec).games
+    games = script_match(script, games=2).games
     assert [g.result.detail for g in games] == ["bot process exited with code 4"] * 2
 
 

@@ -259,9 +259,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         serializer.save(created_by=self.request.user)
 
     def perform_destroy(self, instance: Tournament):
-        refused = registration.end_refused(instance, self.request.user, "delete")
-        if refused:
-            raise PermissionDenied(refused)
+        registration.check_may_end(instance, self.request.user, "delete")
         if instance.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
             raise BadRequest(f"the tournament is {instance.status}: cancel it first")
         instance.delete()
@@ -287,9 +285,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
-        refused = registration.end_refused(self.get_object(), request.user, "pause")
-        if refused:
-            raise PermissionDenied(refused)
+        registration.check_may_end(self.get_object(), request.user, "pause")
         return self._lifecycle(request, lifecycle.pause)
 
     @extend_schema(
@@ -308,9 +304,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
-        refused = registration.end_refused(self.get_object(), request.user, "cancel")
-        if refused:
-            raise PermissionDenied(refused)
+        registration.check_may_end(self.get_object(), request.user, "cancel")
         return self._lifecycle(request, lifecycle.cancel)
 
     @extend_schema(responses=serializers.StandingsSerializer, summary="Standings")
