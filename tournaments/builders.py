@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from engine.plugins import registry
 
@@ -75,8 +75,22 @@ def bots_named(names: Sequence[str]) -> list[Bot]:
                 f"unknown bot {name!r}; registered bots: {known} (a user's bot is owner/name, "
                 "a bundle a folder or .zip path)"
             )
-        bots.append(Bot.objects.create(name=label, plugin=plugin, params=params))
+        bots.append(operator_bot(label, plugin, params))
     return bots
+
+
+def operator_bot(label: str, plugin: str, params: Mapping[str, Any]) -> Bot:
+    """The operator's bot `label`, made on its first use. Two requests using it first at once
+    (two quick tables against "random" on a new site) both made it, and the second answered
+    "this conflicts with existing data": it takes the one the first made."""
+    try:
+        with transaction.atomic():
+            return Bot.objects.create(name=label, plugin=plugin, params=params)
+    except IntegrityError:
+        made = resolve_operator(label)
+        if made is None:
+            raise
+        return made
 
 
 def check_enterable(bots: Sequence[Bot]) -> None:

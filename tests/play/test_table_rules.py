@@ -651,3 +651,30 @@ def test_tables_for_people_nobody_sat_at_do_not_hold_a_place(settings):
     assert client(ana).post("/api/play/quick/", body, format="json").status_code == 201
     assert client(ana).post("/api/play/quick/", body, format="json").status_code == 201
     assert client(ana).post("/api/play/quick/", body, format="json").status_code == 400
+
+
+def test_the_first_tables_against_a_built_in_bot_opened_at_once_all_open():
+    """The built-in bot's row is made on its first use: six people opening their first table
+    against "random" at once on a new site made it six times over, and all but one were told
+    "this conflicts with existing data"."""
+    import threading
+
+    from django.db import connection
+
+    body = {"variant": "paulista", "bot": "random"}
+    statuses = []
+
+    def open_one(player):
+        try:
+            statuses.append(
+                client(player).post("/api/play/quick/", body, format="json").status_code
+            )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_one, args=(PlayerFactory(),)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [201] * 6
