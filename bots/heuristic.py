@@ -22,7 +22,6 @@ from engine.bot import Bot
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 from engine.rules import TrucoRules
-from variants.argentino_envido import envido_points
 
 from .equity import win_chance, win_table
 from .knowledge import (
@@ -30,6 +29,7 @@ from .knowledge import (
     hand_win_chance,
     own_dealt,
     rules_for,
+    side_bet_points,
     trick_standing,
 )
 
@@ -160,7 +160,7 @@ class HeuristicPolicy:
         calls = [a for a in ENVIDO_CALLS if a in legal]
         if not calls and not pending:
             return None
-        points = envido_points(own_dealt(obs))
+        points = side_bet_points(obs, own_dealt(obs))
         t = self.t
         if points >= t.falta_envido and "falta_envido" in legal:
             return "falta_envido"

@@ -184,3 +184,10 @@ def _chance_from(won, lost, tied, first, mine, chances: list[float]) -> float:
     win = _chance_from(won + 1, lost, tied, mine if first is None else first, mine, rest)
     lose = _chance_from(won, lost + 1, tied, (1 - mine) if first is None else first, mine, rest)
     return p * win + (1 - p) * lose
+
+
+def side_bet_points(obs: Observation, cards) -> int:
+    """What `cards` are worth in the variant's side bet (Argentino's envido), asked of the
+    variant's API (engine/side_bets.py); 0 in a variant without side bets."""
+    side_bets = get_variant(obs.variant).side_bets
+    return side_bets.points(cards) if side_bets is not None else 0

@@ -21,9 +21,8 @@ from engine.errors import TrucoError
 from engine.observation import Observation
 from engine.plugins import get_variant
 from engine.state import GameState
-from variants.argentino_envido import envido_points
 
-from .knowledge import card_tokens, deck_set, played_by, rules_for
+from .knowledge import card_tokens, deck_set, played_by, rules_for, side_bet_points
 
 BLIND_PREFIX = "#"
 # Observation fields about earlier hands: a world starts at the current hand, so it cannot
@@ -63,7 +62,7 @@ class WorldSampler:
         seen = card_tokens(now, self.deck)
         fixed = {c for slots in self._known_slots for c in slots if c is not None}
         self.pool = sorted(self.deck - seen - fixed)
-        self.constraints = revealed_constraints(obs.extra, self.players)
+        self.constraints = revealed_constraints(obs, self.players)
         self.attempts = 0
         self.accepted = 0
 
@@ -233,21 +232,21 @@ def _hidden(action: str, legal, mine: bool, covered: list[str], rng) -> str | No
     return rng.choice(options)
 
 
-def revealed_constraints(extra: Mapping, players: int) -> list[tuple[int, Callable]]:
+def revealed_constraints(obs: Observation, players: int) -> list[tuple[int, Callable]]:
     """Cheap checks on a sampled hand from facts a variant reveals (Argentino's `revealed`: the
     envido winner's points, the seats that declared a flor), so that deals the replay would
     reject are mostly skipped before it. The replay's check stays the judge."""
-    revealed = extra.get("revealed")
+    revealed = obs.extra.get("revealed")
     if not isinstance(revealed, Mapping):
         return []
     checks: list[tuple[int, Callable]] = []
     envido = revealed.get("envido")
     if isinstance(envido, Mapping) and envido.get("seat") in range(players):
         winner, points = envido["seat"], envido.get("points")
-        checks.append((winner, lambda hand, p=points: envido_points(hand) == p))
+        checks.append((winner, lambda hand, p=points: side_bet_points(obs, hand) == p))
         for seat in range(players):
             if (seat & 1) != (winner & 1):  # the other team's envidos lost (ties aside)
-                checks.append((seat, lambda hand, p=points: envido_points(hand) <= p))
+                checks.append((seat, lambda hand, p=points: side_bet_points(obs, hand) <= p))
     for seat in revealed.get("flor", ()) or ():
         if seat in range(players):
             checks.append((seat, lambda hand: len({c[-1] for c in hand}) == 1))

@@ -10,7 +10,9 @@ from .deals import Deal, FixedDeals, SeededDeals
 from .errors import OptionError
 from .options import OptionSchema
 from .rules import TrucoRules
+from .side_bets import SideBets
 from .state import GameState
+from .table_words import Words
 
 
 class Variant:
@@ -20,6 +22,10 @@ class Variant:
     players: ClassVar[tuple[int, ...]] = (2, 4)
     schema: ClassVar[OptionSchema]
     rules_class: ClassVar[type[TrucoRules]]
+    # What the table calls its bets and answers (engine/table_words.py): every variant says.
+    words: ClassVar[Words]
+    # Its side bets (Argentino's envido and flor: engine/side_bets.py), or None.
+    side_bets: ClassVar[SideBets | None] = None
 
     def __init__(self) -> None:
         # Keyed by the resolved options, and by the preset alone (None: the defaults).
@@ -89,7 +95,18 @@ class Variant:
         """How many cards beyond the hands and the vira a deal needs (Mineiro's lots)."""
         return 0
 
+    def words_for(self, rules: TrucoRules) -> Words:
+        """The words at a table of these rules (a preset may change them: Mineiro's pagat
+        presets play the hand of eleven, not of ten)."""
+        return self.words
+
+    def deck_for(self, rules: TrucoRules) -> str:
+        """The deck of these rules, as engine/cards.py names it (french40, french24, spanish40):
+        the table draws its card faces from it."""
+        return rules.deck_name
+
     def describe(self) -> dict[str, Any]:
+        rules = self.rules()
         return {
             "name": self.name,
             "title": self.title,
@@ -97,4 +114,7 @@ class Variant:
             "summary": self.summary,
             "options": self.schema.describe(),
             "presets": {k: dict(v) for k, v in self.schema.presets.items()},
+            "deck": self.deck_for(rules),
+            "words": self.words_for(rules).to_json(),
+            "side_bets": list(self.side_bets.calls) if self.side_bets is not None else [],
         }

@@ -10,9 +10,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from variants.argentino_envido import CALL_VALUE, ENVIDO_CALLS, FALTA_ENVIDO, FLOR_VALUE
+from engine.side_bets import SideBets
 
-from .table_words import ARGENTINE, ENVIDO_NAMES, Words, accepted_step, points, raise_name
+from .table_words import Words, accepted_step, points, raise_name, side_calls
 
 TIE = -1
 
@@ -23,6 +23,7 @@ def hand_story(
     words: Words,
     team_name: Callable[[int], str],
     seat_name: Callable[[int], str],
+    side_bets: SideBets | None = None,
 ) -> dict[str, Any] | None:
     """{hand, points, winner, headline, reasons, tricks, results}; None before any hand ended."""
     if not summary or "points" not in summary:
@@ -31,8 +32,9 @@ def hand_story(
     history = [tuple(a) for a in summary.get("history", [])]
     extra = summary.get("extra") or {}
     reasons: list[str] = []
-    envido_reason(extra, history, seat_name, reasons)
-    flor_reason(extra, seat_name, reasons)
+    if side_bets is not None:
+        envido_reason(extra, history, seat_name, reasons, words, side_bets)
+        flor_reason(extra, seat_name, reasons, side_bets)
     ending_reason(history, summary, ladder, words, team_name, seat_name, reasons)
     winner = None if scored[0] == scored[1] else (0 if scored[0] > scored[1] else 1)
     if winner is None:
@@ -70,18 +72,25 @@ def hand_story(
     }
 
 
-def envido_reason(extra, history, seat_name, reasons: list[str]) -> None:
+def envido_reason(extra, history, seat_name, reasons: list[str], words, side_bets) -> None:
     calls = extra.get("envido_calls") or []
     if not calls:
         return
-    names = " + ".join(ENVIDO_NAMES[c] for c in calls)
+    names = " + ".join(words.side_bets.get(c, c) for c in calls)
+    accept = words.side_bet_accept or words.accept
+    refuse = words.side_bet_refuse or words.refuse
     status = extra.get("envido_status")
     revealed = (extra.get("revealed") or {}).get("envido")
     if status == "accepted" and revealed:
-        value = sum(CALL_VALUE[c] for c in calls) if FALTA_ENVIDO not in calls else None
+        # A falta envido's worth depends on the score before it: the line names no figure.
+        value = (
+            side_bets.value_if_accepted(calls, (0, 0), 0, 0)
+            if "falta_envido" not in calls
+            else None
+        )
         text = _("%(calls)s (%(answer)s): %(seat)s won with %(envido)d") % {
             "calls": names,
-            "answer": ARGENTINE.accept,
+            "answer": accept,
             "seat": seat_name(revealed["seat"]),
             "envido": revealed["points"],
         }
@@ -90,16 +99,16 @@ def envido_reason(extra, history, seat_name, reasons: list[str]) -> None:
         reasons.append(text)
         return
     if status == "refused":
-        caller = next((s for s, a in reversed(history) if a in ENVIDO_CALLS), None)
+        caller = next((s for s, a in reversed(history) if a in side_calls(words)), None)
         reasons.append(
             _("%(calls)s (%(answer)s): %(seat)s scores the refused envido")
-            % {"calls": names, "answer": ARGENTINE.refuse, "seat": seat_name(caller)}
+            % {"calls": names, "answer": refuse, "seat": seat_name(caller)}
         )
     elif status == "void":
         reasons.append(_("%(calls)s: void, a flor was declared") % {"calls": names})
 
 
-def flor_reason(extra, seat_name, reasons: list[str]) -> None:
+def flor_reason(extra, seat_name, reasons: list[str], side_bets) -> None:
     revealed = extra.get("revealed") or {}
     flors = revealed.get("flor") or []
     if not flors:
@@ -118,7 +127,7 @@ def flor_reason(extra, seat_name, reasons: list[str]) -> None:
             _("flor: %(seats)s (%(points)s each)")
             % {
                 "seats": ", ".join(seat_name(s) for s in flors),
-                "points": points(FLOR_VALUE),
+                "points": points(side_bets.flor_value),
             }
         )
 
@@ -130,11 +139,12 @@ def ending_reason(
     if not history:
         return
     seat, last = history[-1]
+    side = side_calls(words)
     if last == "refuse":
-        bet = last_bet(history)
+        bet = last_bet(history, side)
         if bet is None:  # nothing was bet: the hand of eleven (ten) was refused
             reasons.append(_("%(seat)s ran from the hand") % {"seat": seat_name(seat)})
-        elif bet in ENVIDO_CALLS:
+        elif bet in side:
             return  # the envido line says it
         else:
             step = bet_step(history)
@@ -168,7 +178,7 @@ def ending_reason(
         }
         if ties:
             text += " " + _("(%(n)d tied)") % {"n": ties}
-        step = accepted_step(history)
+        step = accepted_step(history, side)
         if step:  # the hand was played for a raise: say which
             text += " · " + _("played for %(bet)s (%(value)d)") % {
                 "bet": raise_name(words, step),
@@ -177,11 +187,12 @@ def ending_reason(
         reasons.append(text)
 
 
-def last_bet(history) -> str | None:
-    """What the final refusal answered: "truco", an envido call, or None (the hand of eleven)."""
+def last_bet(history, side: tuple[str, ...] = ()) -> str | None:
+    """What the final refusal answered: "truco", a side-bet call (`side`: an envido call), or
+    None (the hand of eleven)."""
     pending: list[str] = []
     for _seat, action in history[:-1]:
-        if action == "truco" or action in ENVIDO_CALLS:
+        if action == "truco" or action in side:
             kind = "truco" if action == "truco" else "envido"
             if not pending or pending[-1] != kind:
                 pending.append(kind)
@@ -189,7 +200,7 @@ def last_bet(history) -> str | None:
             pending.pop()
     if not pending:
         return None
-    return "truco" if pending[-1] == "truco" else ENVIDO_CALLS[0]
+    return "truco" if pending[-1] == "truco" else side[0]
 
 
 def bet_step(history) -> int:

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 
 from engine.errors import RecordError
 from engine.observation import plain
+from engine.plugins import get_variant
 from engine.records import replay
 from tournaments.models import Game, Match
-from variants.argentino_envido import envido_points
 
 from .hand_story import hand_story
 from .seat_labels import seat_labels, team_label
@@ -55,6 +55,7 @@ def explain(state: dict[str, Any], match: Match, game, finished: list, mine: lis
         words,
         lambda team: team_label(team, labels, mine),
         name,
+        get_variant(tournament.variant).side_bets,
     )
     # The manilhas by their rank (the one after the vira): the page marks the four cards of it.
     # Never the cards themselves: a payload names no card of a hand that is not the viewer's.
@@ -77,7 +78,8 @@ def manilha_rank(state) -> str | None:
 def envido_facts(view: dict[str, Any], game, mine: list[int], name) -> dict[str, Any] | None:
     """The envido of the hand in play (Argentino): the calls and their answer, the points each
     side has shown, and your own points (your cards are yours to count)."""
-    if game.state.rules.variant_name != "argentino":
+    side_bets = get_variant(game.state.rules.variant_name).side_bets
+    if side_bets is None:
         return None
     extra = view.get("extra") or {}
     revealed = extra.get("revealed") or {}
@@ -85,7 +87,7 @@ def envido_facts(view: dict[str, Any], game, mine: list[int], name) -> dict[str,
     facts: dict[str, Any] = {
         "calls": extra.get("envido_calls") or [],
         "status": extra.get("envido_status"),
-        "yours": {str(seat): envido_points(dealt[seat]) for seat in mine if seat < len(dealt)},
+        "yours": {str(seat): side_bets.points(dealt[seat]) for seat in mine if seat < len(dealt)},
         "shown": None,
         "flor": [name(seat) for seat in revealed.get("flor") or []],
     }
@@ -127,6 +129,7 @@ def last_game(match: Match, finished: list, players: set[int]) -> dict[str, Any]
             words_of(tournament.variant, rules),
             lambda team: team_label(team, labels, viewer),
             labels.__getitem__,
+            get_variant(tournament.variant).side_bets,
         )
     return {
         "index": played.index,

@@ -10,52 +10,31 @@ worth and what an action does is translated (gettext).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from variants.argentino_envido import (
-    CALL_VALUE,
-    ENVIDO_CALLS,
-    FALTA_ENVIDO,
-    FLOR_VALUE,
-    refused_value,
-)
-
-
-@dataclass(frozen=True)
-class Words:
-    raises: tuple[str, ...]  # the names of the ladder's steps after the hand's own value
-    accept: str
-    refuse: str
-    manilha: str | None  # what the strongest cards are called, where they have a name
-    hand_of_n: str | None  # the hand a team plays on the threshold (mão de onze / dez)
-
-
-BRAZILIAN = Words(("truco", "seis", "nove", "doze"), "aceito", "corro", "manilha", "mão de onze")
-MINEIRO = Words(("truco", "seis", "nove", "doze"), "aceito", "corro", "manilha", "mão de dez")
-ARGENTINE = Words(("truco", "retruco", "vale cuatro"), "quiero", "no quiero", None, None)
-VOCABULARY = {"paulista": BRAZILIAN, "truc-tete": BRAZILIAN, "mineiro": MINEIRO}
-ENVIDO_NAMES = {"envido": "envido", "real_envido": "real envido", "falta_envido": "falta envido"}
-FLOR = "flor"
+from engine.plugins import get_variant
+from engine.table_words import Words
 
 CARD, BET, ANSWER, OTHER = "card", "bet", "answer", "other"
 
 
 def words_of(variant: str, rules=None) -> Words:
-    if variant == "argentino":
-        return ARGENTINE
-    words = VOCABULARY.get(variant, BRAZILIAN)
-    if rules is not None and words.hand_of_n == "mão de dez" and rules.threshold == 11:
-        return BRAZILIAN  # Mineiro's pagat presets play the hand of eleven
-    return words
+    """The variant's words at a table of these rules (the variant says: engine/table_words.py)."""
+    plugin = get_variant(variant)
+    return plugin.words_for(rules if rules is not None else plugin.rules())
+
+
+def side_calls(words: Words) -> tuple[str, ...]:
+    """The actions that call or raise a side bet (Argentino's envido chain), flor apart."""
+    return tuple(action for action in words.side_bets if action != "flor")
 
 
 def raise_name(words: Words, step: int) -> str:
     """The name of ladder step `step` (1: the first raise)."""
-    return words.raises[step - 1] if 0 < step <= len(words.raises) else words.raises[-1]
+    return words.raise_name(step)
 
 
 def points(n: int) -> str:
@@ -110,12 +89,16 @@ def describe(action: str, obs: dict[str, Any], rules, words: Words) -> dict[str,
         return choice(
             action, BET, raise_name(words, step), _("raise to %(value)d") % {"value": ladder[step]}
         )
-    if verb in ENVIDO_CALLS:
+    side_bets = get_variant(obs["variant"]).side_bets
+    if verb in side_calls(words):
         calls = tuple(extra.get("envido_calls") or ()) if phase == "envido" else ()
-        return choice(action, BET, ENVIDO_NAMES[verb], envido_worth((*calls, verb), obs, rules))
-    if verb == FLOR:
+        return choice(action, BET, words.side_bets[verb], envido_worth((*calls, verb), obs, rules))
+    if side_bets is not None and verb == side_bets.flor_action:
         return choice(
-            action, BET, FLOR, _("declare it: %(points)s") % {"points": points(FLOR_VALUE)}
+            action,
+            BET,
+            words.side_bets.get(verb, verb),
+            _("declare it: %(points)s") % {"points": points(side_bets.flor_value)},
         )
     if verb in ("accept", "refuse"):
         return answer(verb, obs, rules, words)
@@ -127,12 +110,11 @@ def describe(action: str, obs: dict[str, Any], rules, words: Words) -> dict[str,
             _("go to the mazo"),
             _("fold: the others score %(points)s") % {"points": points(folded)},
         )
-    if verb == "keep":
-        return choice(action, OTHER, _("keep these cards"))
-    if verb == "burn":
-        return choice(action, OTHER, _("burn them"), _("face up, for the next three"))
-    if verb == "pass":
-        return choice(action, OTHER, _("pass them"), _("to your partner, for the next three"))
+    extra_action = words.extra_actions.get(verb)
+    if extra_action is not None:  # the variant's own (Mineiro's lots): its words, translated
+        return choice(
+            action, OTHER, _(extra_action.label), _(extra_action.hint) if extra_action.hint else ""
+        )
     return choice(action, OTHER, action.replace("_", " "))
 
 
@@ -155,14 +137,17 @@ def answer(verb: str, obs: dict[str, Any], rules, words: Words) -> dict[str, str
         )
     if phase == "envido":
         calls = tuple(extra.get("envido_calls") or ())
-        argentine = ARGENTINE
+        side_bets = get_variant(obs["variant"]).side_bets
         if verb == "accept":
-            return choice(verb, ANSWER, argentine.accept, envido_worth(calls, obs, rules))
+            return choice(
+                verb, ANSWER, words.side_bet_accept or words.accept, envido_worth(calls, obs, rules)
+            )
+        refused = side_bets.value_if_refused(calls)
         return choice(
             verb,
             ANSWER,
-            argentine.refuse,
-            _("the others score %(points)s") % {"points": points(refused_value(calls))},
+            words.side_bet_refuse or words.refuse,
+            _("the others score %(points)s") % {"points": points(refused)},
         )
     if verb == "accept":
         return choice(
@@ -180,10 +165,12 @@ def answer(verb: str, obs: dict[str, Any], rules, words: Words) -> dict[str, str
 
 
 def envido_worth(calls: tuple[str, ...], obs: dict[str, Any], rules) -> str:
-    if FALTA_ENVIDO in calls:
+    side_bets = get_variant(obs["variant"]).side_bets
+    if "falta_envido" in calls:
         lacking = rules.target - max(obs["score"])
         return _("if accepted: what the leader lacks (%(points)s)") % {"points": points(lacking)}
-    return _("if accepted: %(points)s") % {"points": points(sum(CALL_VALUE[c] for c in calls))}
+    value = side_bets.value_if_accepted(calls, obs["score"], rules.target, obs["seat"] & 1)
+    return _("if accepted: %(points)s") % {"points": points(value)}
 
 
 def folds_open_envido(obs: dict[str, Any]) -> bool:
@@ -198,10 +185,11 @@ def folds_open_envido(obs: dict[str, Any]) -> bool:
     )
 
 
-def walk(history: Sequence):
+def walk(history: Sequence, side: tuple[str, ...] = ()):
     """Each action of a hand with what it means: (seat, action, answered, step). `answered`,
     for accept and refuse, is what they answer ("truco", "envido", or "decide": the hand of
-    eleven); `step` is the ladder step a truco calls, or the step an accepted truco makes."""
+    eleven); `step` is the ladder step a truco calls, or the step an accepted truco makes.
+    `side` are the variant's side-bet calls (`side_calls`)."""
     level = 0  # the accepted step of the ladder
     step = 0  # the step of the last truco called
     pending: list[str] = []  # what waits for an answer, innermost last: "truco", "envido"
@@ -216,7 +204,7 @@ def walk(history: Sequence):
             step = level + 1
             yield seat, action, None, step
             continue
-        if verb in ENVIDO_CALLS and not (pending and pending[-1] == "envido"):
+        if verb in side and not (pending and pending[-1] == "envido"):
             pending.append("envido")
         elif verb in ("accept", "refuse"):
             answered = pending.pop() if pending else "decide"
@@ -225,10 +213,10 @@ def walk(history: Sequence):
         yield seat, action, answered, level
 
 
-def accepted_step(history: Sequence) -> int:
+def accepted_step(history: Sequence, side: tuple[str, ...] = ()) -> int:
     """The ladder step the hand was played for: 0 unless a truco was accepted."""
     last = 0
-    for _seat, action, answered, step in walk(history):
+    for _seat, action, answered, step in walk(history, side):
         if action == "truco":
             last = step - 1  # calling or raising: the step below stands
         elif answered == "truco" and action == "accept":
@@ -240,15 +228,20 @@ def log_lines(history: Sequence, ladder: Sequence[int], words: Words) -> list[di
     """A hand's actions in the players' words: {seat, text, card}. A raise is named by its step, an
     answer by what it answered (a truco, an envido, or the hand of eleven)."""
     out = []
-    for seat, action, answered, step in walk(history):
+    side = side_calls(words)
+    for seat, action, answered, step in walk(history, side):
         verb = action.split(" ")[0]
         card = None
         if verb == "truco":
             text = f"{raise_name(words, step)} ({ladder[min(step, len(ladder) - 1)]})"
-        elif verb in ENVIDO_CALLS:
-            text = ENVIDO_NAMES[verb]
+        elif verb in words.side_bets:
+            text = words.side_bets[verb]
         elif answered == "envido":
-            text = ARGENTINE.accept if verb == "accept" else ARGENTINE.refuse
+            accept, refuse = (
+                words.side_bet_accept or words.accept,
+                words.side_bet_refuse or words.refuse,
+            )
+            text = accept if verb == "accept" else refuse
         elif answered == "truco":
             text = words.accept if verb == "accept" else words.refuse
         elif answered == "decide":

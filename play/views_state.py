@@ -8,6 +8,8 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.utils import timezone
 
+from engine.errors import TrucoError
+from engine.plugins import get_variant
 from tournaments import worker_health
 from tournaments.models import Match, Player
 from tournaments.scheduling import needs_winner
@@ -63,6 +65,8 @@ def table_state(match: Match, user) -> dict[str, Any]:
             "name": tournament.name,
             "variant": tournament.variant,
             "players": tournament.players,
+            # The deck the variant deals at these rules: the page draws its card faces from it.
+            "deck": table_deck(tournament),
         },
         "waiting": live.waiting if live is not None else "start",
         "game": {
@@ -123,3 +127,13 @@ def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
 def free_seats(match: Match) -> int:
     per_side = match.tournament.players // 2
     return sum(per_side - len(e.members.all()) for _, e in free_teams(match))
+
+
+def table_deck(tournament) -> str | None:
+    """The deck of the tournament's rules, as the variant names it; None for rules a plugin
+    no longer accepts."""
+    try:
+        variant = get_variant(tournament.variant)
+        return variant.deck_for(variant.rules(tournament.options, tournament.preset or None))
+    except TrucoError:
+        return None

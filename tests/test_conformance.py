@@ -219,3 +219,33 @@ def test_an_observation_does_not_change_when_hidden_cards_of_other_seats_change(
     )
     assume(other.rules.revealed_facts(other) == state.rules.revealed_facts(state))
     assert other.observation(viewer) == observation
+
+
+@pytest.mark.parametrize("name, players, preset", CASES)
+def test_a_variant_describes_its_table_words_deck_and_side_bets(name, players, preset):
+    """Plugins describe themselves: the table, the story of a hand and the page's script ask the
+    variant for its words, its deck and its side bets, never its name. Every raise of the
+    ladder has a word, every action the variant can offer that is not a card, a raise or an
+    answer is named by the variant, and the side bets' calls are named at the table."""
+    variant = registry().variant(name)
+    rules = variant.rules(preset=preset)
+    words = variant.words_for(rules)
+    assert words.raises and words.accept and words.refuse
+    assert variant.deck_for(rules) in DECKS
+    state = variant.new_game(players, preset=preset, seed=3)
+    side_calls = set(variant.side_bets.calls) if variant.side_bets is not None else set()
+    assert side_calls <= set(words.side_bets)
+    generic = {"play", "cover", "pair", "truco", "accept", "refuse", "fold"}
+    chooser = random.Random(5)
+    for _ in range(MAX_ACTIONS):
+        if state.is_over:
+            break
+        for action in state.legal_actions():
+            verb = action.split(" ")[0]
+            assert verb in generic or verb in words.side_bets or verb in words.extra_actions, (
+                f"{name} offers {action!r} but does not say what the table calls it"
+            )
+        state = state.apply(chooser.choice(state.legal_actions()))
+    if variant.side_bets is not None and state.dealt:
+        for cards in state.dealt:
+            assert isinstance(variant.side_bets.points(cards), int)

@@ -8,6 +8,7 @@ from engine.hookspecs import hookimpl
 from engine.options import Option, OptionSchema
 from engine.ranking import vira_tables
 from engine.rules import TrucoRules
+from engine.table_words import BRAZILIAN
 from engine.variant import Variant
 
 TARGET = Option("target", "int", 12, "points that win the game", minimum=3, maximum=30)
@@ -71,6 +72,7 @@ class Paulista(Variant):
     players = (2, 4)
     schema = OptionSchema(PAULISTA_OPTIONS)
     rules_class = ViraRules
+    words = BRAZILIAN
 
 
 @hookimpl

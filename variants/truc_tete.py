@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.hookspecs import hookimpl
 from engine.options import Option, OptionSchema
+from engine.table_words import BRAZILIAN
 from engine.variant import Variant
 from variants.paulista import PAULISTA_OPTIONS, ViraRules
 
@@ -44,6 +45,7 @@ class TrucTete(Variant):
     players = (2,)
     schema = OptionSchema(TRUC_TETE_OPTIONS)
     rules_class = ViraRules
+    words = BRAZILIAN
 
 
 @hookimpl

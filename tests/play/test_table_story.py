@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from engine.deals import Deal
-from engine.plugins import registry
+from engine.plugins import get_variant, registry
 from play.hand_story import hand_story
-from play.table_words import ARGENTINE, BRAZILIAN, MINEIRO, choices, log_lines, manilhas
+from play.table_words import choices, log_lines, manilhas, words_of
 from tournaments.models import Game, Tournament
 
 from .test_human_play import strings
@@ -70,7 +70,11 @@ def test_mineiro_ladder_words_and_its_hand_of_ten():
     state = game("mineiro", ["truco"])  # 2 -> 4
     assert choices_of(state)["truco"]["label"] == "seis"
     assert "worth 4" in choices_of(state)["accept"]["hint"]
-    assert MINEIRO.hand_of_n == "mão de dez" and BRAZILIAN.hand_of_n == "mão de onze"
+    assert words_of("mineiro").hand_of_n == "mão de dez"
+    assert words_of("paulista").hand_of_n == "mão de onze"
+    # The pagat presets play the hand of eleven: the variant says so for those rules.
+    pagat = get_variant("mineiro").rules(preset="mineiro-pagat")
+    assert words_of("mineiro", pagat).hand_of_n == "mão de onze"
 
 
 def test_cards_come_first_then_bets_then_answers_and_covering_is_its_own_choice():
@@ -94,12 +98,16 @@ def test_cards_come_first_then_bets_then_answers_and_covering_is_its_own_choice(
 
 def test_the_log_names_each_raise_and_what_an_answer_answered():
     lines = log_lines(
-        [(0, "truco"), (1, "truco"), (0, "accept"), (0, "play 4c")], (1, 3, 6, 9, 12), BRAZILIAN
+        [(0, "truco"), (1, "truco"), (0, "accept"), (0, "play 4c")],
+        (1, 3, 6, 9, 12),
+        words_of("paulista"),
     )
     assert [line["text"] for line in lines] == ["truco (3)", "seis (6)", "aceito", "plays"]
     assert lines[-1]["card"] == "4c"
     argentine = log_lines(
-        [(0, "truco"), (1, "envido"), (0, "accept"), (1, "refuse")], (1, 2, 3, 4), ARGENTINE
+        [(0, "truco"), (1, "envido"), (0, "accept"), (1, "refuse")],
+        (1, 2, 3, 4),
+        words_of("argentino"),
     )
     assert [line["text"] for line in argentine] == ["truco (2)", "envido", "quiero", "no quiero"]
 
@@ -119,9 +127,10 @@ def story_of(state, **names):
     return hand_story(
         summary,
         state.rules.ladder,
-        BRAZILIAN if state.rules.variant_name != "argentino" else ARGENTINE,
+        words_of(state.rules.variant_name, state.rules),
         lambda team: label[team],
         lambda seat: label[seat % 2],
+        get_variant(state.rules.variant_name).side_bets,
     )
 
 

@@ -21,7 +21,7 @@ from engine.plugins import get_variant
 from engine.records import RecordKeeper, replay
 from engine.runner import play_game
 from tests.support import act, hand, play, record, start
-from variants.argentino_envido import card_value, envido_points, flor_points
+from variants.argentino.envido import card_value, envido_points, flor_points
 
 V = "argentino"
 FLOR = {"flor": True}

@@ -222,6 +222,6 @@ def table_rules(match: Match) -> dict:
         "fixed_manilhas": fixed,
         "ladder": ladder_words(words, rules.ladder),
         "words": words,
-        "envido": tournament.variant == "argentino",
+        "envido": variant.side_bets is not None,
         "options": dict(rules.options),
     }

@@ -324,7 +324,7 @@
       summaryBox.hidden = false;
       if (drawnSummary === key) return;
       drawnSummary = key;
-      const deck = state.table ? state.table.deck : (state.tournament.variant === "argentino" ? "spanish40" : "french40");
+      const deck = state.table ? state.table.deck : state.tournament.deck;
       fill(summaryBox,
         el("h2", {}, s.headline),
         s.reasons.length ? el("ul", {}, s.reasons.map((r) => el("li", {}, r))) : null,

@@ -7,6 +7,7 @@ the bets (`no_winning_raise`, `truco_on_trick`) and the variant that ties them t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 
 from engine.errors import OptionError
@@ -14,10 +15,12 @@ from engine.hookspecs import hookimpl
 from engine.options import Option, OptionSchema
 from engine.ranking import fixed_table
 from engine.state import ANSWER, PLAY, TIE, GameState
+from engine.table_words import BRAZILIAN, ExtraAction, Words, gettext_noop
 from engine.variant import Variant
-from variants.mineiro_lots import LOT_SIZE, STOCK_LOTS, LotsRules
-from variants.mineiro_showdown import ShowdownRules
 from variants.paulista import PAULISTA_OPTIONS
+
+from .lots import LOT_SIZE, STOCK_LOTS, LotsRules
+from .showdown import ShowdownRules
 
 _PAULISTA = {option.name: option for option in PAULISTA_OPTIONS}
 
@@ -205,6 +208,27 @@ class Mineiro(Variant):
     players = (2, 4)
     schema = OptionSchema(MINEIRO_OPTIONS, MINEIRO_PRESETS)
     rules_class = MineiroRules
+    words = Words(
+        raises=("truco", "seis", "nove", "doze"),
+        accept="aceito",
+        refuse="corro",
+        manilha="manilha",
+        hand_of_n="mão de dez",
+        extra_actions={
+            "keep": ExtraAction(gettext_noop("keep these cards")),
+            "burn": ExtraAction(
+                gettext_noop("burn them"), gettext_noop("face up, for the next three")
+            ),
+            "pass": ExtraAction(
+                gettext_noop("pass them"), gettext_noop("to your partner, for the next three")
+            ),
+        },
+    )
+
+    def words_for(self, rules) -> Words:
+        if rules.threshold == 11:  # the pagat presets play the hand of eleven
+            return replace(self.words, hand_of_n=BRAZILIAN.hand_of_n)
+        return self.words
 
     def extra_cards(self, rules, players: int) -> int:
         return STOCK_LOTS * LOT_SIZE if rules.deal_lots else 0

@@ -104,3 +104,42 @@ def raises_after(calls: Sequence[str]) -> tuple[str, ...]:
     if len(calls) == 1:
         return ENVIDO_CALLS
     return (REAL_ENVIDO, FALTA_ENVIDO)
+
+
+class EnvidoBets:
+    """Argentino's side bets as the variant's API (engine/side_bets.py): what bots, the table
+    and the story of a hand ask of the envido and the flor."""
+
+    calls = ENVIDO_CALLS
+    call_value = CALL_VALUE
+    flor_action = "flor"
+    flor_value = FLOR_VALUE
+    names = {ENVIDO: "envido", REAL_ENVIDO: "real envido", FALTA_ENVIDO: "falta envido"}
+
+    def points(self, cards: Sequence[str]) -> int:
+        return envido_points(cards)
+
+    def has_flor(self, cards: Sequence[str]) -> bool:
+        return has_flor(cards)
+
+    def flor_points(self, cards: Sequence[str]) -> int:
+        return flor_points(cards)
+
+    def value_if_accepted(
+        self,
+        calls: Sequence[str],
+        score: Sequence[int],
+        target: int,
+        team: int,
+        rule: str = "leader_lacks",
+    ) -> int:
+        return accepted_value(calls, falta_value(tuple(score), team, target, rule))
+
+    def value_if_refused(self, calls: Sequence[str]) -> int:
+        return refused_value(calls)
+
+    def may_follow(self, calls: Sequence[str]) -> tuple[str, ...]:
+        return raises_after(calls)
+
+
+ENVIDO_BETS = EnvidoBets()

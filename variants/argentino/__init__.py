@@ -35,8 +35,11 @@ from engine.options import Option, OptionSchema
 from engine.ranking import fixed_table
 from engine.rules import TrucoRules
 from engine.state import ANSWER, PLAY, GameState
+from engine.table_words import Words
 from engine.variant import Variant
-from variants.argentino_envido import (
+
+from .envido import (
+    ENVIDO_BETS,
     ENVIDO_CALLS,
     FLOR_VALUE,
     accepted_value,
@@ -374,6 +377,14 @@ class Argentino(Variant):
     players = (2, 4)
     schema = OptionSchema(ARGENTINO_OPTIONS, PRESETS)
     rules_class = ArgentinoRules
+    words = Words(
+        raises=("truco", "retruco", "vale cuatro"),
+        accept="quiero",
+        refuse="no quiero",
+        side_bets={**ENVIDO_BETS.names, "flor": "flor"},
+        fold="mazo",
+    )
+    side_bets = ENVIDO_BETS
 
 
 @hookimpl
