@@ -42,6 +42,19 @@ def truco_register_bots(register):
 
 
 @hookspec
+def truco_register_formats(register):
+    """Register tournament formats by calling `register(fmt)` with a `formats.base.Format`
+    instance (pure Python: it pairs rounds from results and ranks entrants).
+
+    A format declares what scheduling needs of it, so that nothing elsewhere tests its name:
+    `needs_winner` (a drawn match is settled by extra games), `round_by_round` (it pairs a round
+    only once the previous one is complete), `expected_matches(n, options)` (for progress) and
+    `bracket_layout(n, options)` (its fixed bracket, for display; None for a league). Two plugins
+    registering one name make loading fail, naming both.
+    """
+
+
+@hookspec
 def truco_game_finished(result):
     """Called after every game the engine's match runner finishes, with its `GameResult`
     (record, score, winner, termination). Observers only: the return value is ignored."""

@@ -1,5 +1,6 @@
 """The one plugin manager: loads the `truco` entry points (built-ins are registered the same way
-as third-party packages) and collects variants and bots, rejecting duplicate names.
+as third-party packages) and collects variants, bots and tournament formats, rejecting
+duplicate names.
 
 Set TRUCO_BLOCKED_PLUGINS to a comma- or space-separated list of entry-point names to skip them.
 """
@@ -25,6 +26,7 @@ BLOCK_ENV = "TRUCO_BLOCKED_PLUGINS"
 class Registry:
     variants: dict[str, Any] = field(default_factory=dict)
     bots: dict[str, Any] = field(default_factory=dict)
+    formats: dict[str, Any] = field(default_factory=dict)  # tournament formats (formats/)
     origin: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, name) -> plugin
 
     def variant(self, name: str):
@@ -42,6 +44,13 @@ class Registry:
             raise PluginError(
                 f"unknown bot {name!r}; registered bots: {', '.join(sorted(self.bots)) or 'none'}"
             ) from None
+
+    def format(self, name: str):
+        try:
+            return self.formats[name]
+        except KeyError:
+            known = ", ".join(sorted(self.formats)) or "none"
+            raise PluginError(f"unknown format {name!r}; registered formats: {known}") from None
 
 
 def blocked_plugins() -> list[str]:
@@ -67,7 +76,7 @@ def collect(pm: pluggy.PluginManager) -> Registry:
 
     def registrar(kind: str, table: dict, plugin_name: str):
         def register(*args):
-            if kind == "variant":
+            if kind in ("variant", "format"):
                 (obj,) = args
                 name = obj.name
             else:
@@ -88,6 +97,7 @@ def collect(pm: pluggy.PluginManager) -> Registry:
     for hook, kind, table in (
         (pm.hook.truco_register_variants, "variant", registry.variants),
         (pm.hook.truco_register_bots, "bot", registry.bots),
+        (pm.hook.truco_register_formats, "format", registry.formats),
     ):
         for impl in hook.get_hookimpls():
             impl.function(register=registrar(kind, table, impl.plugin_name))
@@ -115,6 +125,10 @@ def get_variant(name: str):
 
 def get_bot(name: str):
     return registry().bot(name)
+
+
+def get_format(name: str):
+    return registry().format(name)
 
 
 def reset() -> None:

@@ -27,10 +27,10 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from engine.errors import OptionError
 from engine.options import Option
 from engine.plugins import registry
+from formats import METRICS
+from formats.base import OptionSpec
+from formats.standings import METRIC_LABELS
 
-from .formats import DEFAULT_METRICS, FORMATS, METRICS
-from .formats.base import OptionSpec
-from .formats.standings import METRIC_LABELS
 from .models import Entrant, Tournament
 
 DEFAULT_VARIANT = "paulista"  # what a new tournament offers first (the demo's variant)
@@ -163,7 +163,7 @@ class TournamentFormBase(forms.ModelForm):
                 {name: _jsonable(v.schema.defaults()) for name, v in reg.variants.items()}
             )
         if "format" in self.fields:
-            self.fields["format"].choices = registry_choices(FORMATS)
+            self.fields["format"].choices = registry_choices(registry().formats)
             self.fields["format"].initial = Tournament._meta.get_field("format").default
         if "preset" in self.fields:
             self.fields["preset"].widget.attrs["data-presets"] = json.dumps(
@@ -175,7 +175,8 @@ class TournamentFormBase(forms.ModelForm):
             )
         if "metrics" in self.fields:
             defaults = {
-                k: ", ".join(METRIC_LABELS.get(m, m) for m in v) for k, v in DEFAULT_METRICS.items()
+                name: ", ".join(METRIC_LABELS.get(m, m) for m in fmt.default_metrics)
+                for name, fmt in registry().formats.items()
             }
             self.fields["metrics"].help_text = (
                 "standings tiebreaks in order; none: the format's "
@@ -198,7 +199,7 @@ class TournamentFormBase(forms.ModelForm):
                 field = rule_field_name(name, option.name)
                 if field in self.fields:
                     self.initial.setdefault(field, values[option.name])
-        for fmt_name, fmt in FORMATS.items():
+        for fmt_name, fmt in registry().formats.items():
             saved = tournament.format_options if fmt_name == tournament.format else {}
             if not isinstance(saved, Mapping):
                 saved = {}
@@ -239,7 +240,7 @@ class TournamentFormBase(forms.ModelForm):
 
     def _format_options(self, name: str) -> dict[str, Any]:
         options: dict[str, Any] = {}
-        for option, spec in FORMATS[name].option_specs.items():
+        for option, spec in registry().format(name).option_specs.items():
             value = self.cleaned_data.get(format_field_name(name, option))
             if value is not None and value != spec.default:
                 options[option] = value
@@ -293,7 +294,7 @@ def build_tournament_form() -> type[forms.ModelForm]:
     for name, variant in registry().variants.items():
         for option in variant.schema.options:
             attrs[rule_field_name(name, option.name)] = rule_option_field(option)
-    for fmt_name, fmt in FORMATS.items():
+    for fmt_name, fmt in registry().formats.items():
         for option, spec in fmt.option_specs.items():
             attrs[format_field_name(fmt_name, option)] = format_option_field(option, spec)
     attrs["Media"] = type(
@@ -323,13 +324,13 @@ def option_fieldsets() -> tuple[list, list]:
     ]
     formats = [
         (
-            f"Options of {fmt_name}",
+            f"Options of {fmt.title}",
             {
                 "fields": [format_field_name(fmt_name, o) for o in fmt.option_specs],
                 "classes": ["option-group", "format-options", f"format-options-{fmt_name}"],
             },
         )
-        for fmt_name, fmt in FORMATS.items()
+        for fmt_name, fmt in registry().formats.items()
         if fmt.option_specs
     ]
     return rules, formats

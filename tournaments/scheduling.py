@@ -1,4 +1,4 @@
-"""The thin layer between the Django models and the plain formats of `tournaments.formats`.
+"""The thin layer between the Django models and the plain formats of `formats/` (plugins).
 
 Entrants are passed to the formats as their ids, in seed order; results as plain MatchResult
 tuples read from the finished matches. `advance()` asks the format what is ready, creates those
@@ -18,21 +18,17 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from .formats import FORMATS, Format, MatchResult, Pairing
+from engine.plugins import get_format
+from formats import Format, MatchResult, Pairing
+
 from .models import Entrant, Match, Rating, Round, Tournament
 from .seeds import derive_seed, match_seed
 from .validation import check_entrant_count, check_entry_budgets, check_tournament
 
 log = logging.getLogger(__name__)
 
-ELIMINATION = frozenset({"single-elimination", "double-elimination"})
-# Formats that pair a round only once the previous one is complete: while any match is unfinished
-# there is nothing to schedule, which spares a re-pairing per finished match.
-ROUND_BY_ROUND = frozenset({"swiss", "round-robin"})
-
-
 def format_of(tournament: Tournament) -> Format:
-    return FORMATS[tournament.format]
+    return get_format(tournament.format)
 
 
 def format_options(tournament: Tournament) -> dict:
@@ -43,8 +39,8 @@ def format_options(tournament: Tournament) -> dict:
 
 
 def needs_winner(tournament: Tournament) -> bool:
-    """Elimination matches cannot end drawn: extra games settle them."""
-    return tournament.format in ELIMINATION
+    """Whether a drawn match must be settled by extra games (the format says: elimination)."""
+    return format_of(tournament).needs_winner
 
 
 def seeded_entrant_ids(tournament: Tournament) -> list[int]:
@@ -163,7 +159,7 @@ def _advance_once(tournament_id: int) -> _Step:
         tournament_id=tournament_id, status__in=Match.UNFINISHED
     )
     tournament_format = Tournament.objects.values_list("format", flat=True).get(pk=tournament_id)
-    if tournament_format in ROUND_BY_ROUND and unfinished_anywhere.exists():
+    if get_format(tournament_format).round_by_round and unfinished_anywhere.exists():
         # Checked before taking the lock, which would cost a durable commit per finished
         # match. Safe: each worker commits its own result before looking, so the last one to
         # finish sees every other result and goes on to take the lock.
@@ -173,7 +169,7 @@ def _advance_once(tournament_id: int) -> _Step:
         if tournament.status != Tournament.Status.RUNNING:
             return _Step()
         unfinished = Match.objects.filter(tournament=tournament, status__in=Match.UNFINISHED)
-        if tournament.format in ROUND_BY_ROUND and unfinished.exists():
+        if format_of(tournament).round_by_round and unfinished.exists():
             return _Step()
         pairings = format_of(tournament).next_round(
             seeded_entrant_ids(tournament), results_of(tournament), format_options(tournament)
@@ -286,11 +282,4 @@ def entrant_ratings(
 
 def expected_matches(tournament: Tournament, entrants: int) -> int:
     """How many matches with games (byes excluded) the tournament will have, for progress."""
-    fmt, options = tournament.format, tournament.format_options
-    if fmt == "single-elimination":
-        return entrants - 1 + int(bool(options.get("third_place")) and entrants >= 4)
-    if fmt == "double-elimination":
-        return 2 * entrants - 2
-    if fmt == "round-robin":
-        return entrants * (entrants - 1) // 2 * (2 if options.get("double") else 1)
-    return FORMATS["swiss"].total_rounds(entrants, options) * (entrants // 2)
+    return format_of(tournament).expected_matches(entrants, tournament.format_options)

@@ -9,12 +9,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from engine.errors import OptionError
+from engine.errors import OptionError, PluginError
 from engine.plugins import registry
+from formats import FormatError
+from formats.standings import validate_metrics
 
 from .budgets import budget_errors, entry_errors, server_cap
-from .formats import FORMATS, FormatError
-from .formats.standings import validate_metrics
 from .trust import build_error
 
 MAX_GAMES_PER_MATCH = 100_000
@@ -47,15 +47,16 @@ def check_variant_settings(
 
 
 def check_format_settings(fmt: str, format_options: Any, metrics: Any) -> dict[str, list[str]]:
-    if fmt not in FORMATS:
-        return {"format": [f"unknown format {fmt!r}; valid formats: {', '.join(FORMATS)}"]}
+    formats = registry().formats
+    if fmt not in formats:
+        return {"format": [f"unknown format {fmt!r}; valid formats: {', '.join(formats)}"]}
     if not isinstance(format_options, Mapping):
         return {"format_options": [f"must be an object of name: value, not {format_options!r}"]}
     errors: dict[str, list[str]] = {}
     if "metrics" in format_options:
         errors["format_options"] = ["set the standings tiebreaks in 'metrics', not here"]
     try:
-        FORMATS[fmt].resolve_options({k: v for k, v in format_options.items() if k != "metrics"})
+        formats[fmt].resolve_options({k: v for k, v in format_options.items() if k != "metrics"})
     except FormatError as exc:
         errors.setdefault("format_options", []).append(str(exc))
     if metrics is not None and metrics != []:
@@ -141,8 +142,7 @@ def check_remote_bot(url: str, plugin: str = "") -> None:
 def check_entrant_count(tournament, count: int) -> None:
     if count < 2:
         raise ValidationError(f"a tournament needs at least 2 entrants, it has {count}")
-    if tournament.format == "swiss":
-        try:
-            FORMATS["swiss"].total_rounds(count, tournament.format_options)
-        except FormatError as exc:
-            raise ValidationError(str(exc)) from None
+    try:  # each format checks what it can play with this many (Swiss: enough rounds)
+        registry().format(tournament.format).total_rounds(count, tournament.format_options)
+    except (FormatError, PluginError) as exc:
+        raise ValidationError(str(exc)) from None

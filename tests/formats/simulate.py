@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tournaments.formats import Entrant, Format, MatchResult, Pairing
+from formats import Entrant, Format, MatchResult, Pairing
 
 Decide = Callable[[Pairing], Entrant | None]  # the winner, or None for a draw
 

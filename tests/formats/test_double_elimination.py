@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import FORMATS, MatchResult
+from engine.plugins import get_format
+from formats import MatchResult
 
 from .simulate import better_seed_wins, coin_flips, play, result
 
-DE = FORMATS["double-elimination"]
+DE = get_format("double-elimination")
 RESET = {"grand_final_reset": True}
 NO_RESET = {"grand_final_reset": False}
 

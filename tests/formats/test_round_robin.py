@@ -5,11 +5,12 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.formats import FORMATS, FormatError, MatchResult
+from engine.plugins import get_format
+from formats import FormatError, MatchResult
 
 from .simulate import better_seed_wins, coin_flips, play, result, rounds_of
 
-RR = FORMATS["round-robin"]
+RR = get_format("round-robin")
 
 
 def names(n: int) -> list[str]:

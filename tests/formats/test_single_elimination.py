@@ -4,12 +4,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import FORMATS, FormatError, MatchResult
-from tournaments.formats.bracket import seed_order
+from engine.plugins import get_format
+from formats import FormatError, MatchResult
+from formats.bracket import seed_order
 
 from .simulate import better_seed_wins, coin_flips, play, result, worse_seed_wins
 
-SE = FORMATS["single-elimination"]
+SE = get_format("single-elimination")
 
 
 def seeds(n: int) -> list[int]:

@@ -5,9 +5,10 @@ import time
 
 import pytest
 
-from tournaments.formats import DEFAULT_METRICS, FORMATS, FormatError, MatchResult, standings
+from engine.plugins import get_format
+from formats import FormatError, MatchResult, standings
 
-SWISS_METRICS = DEFAULT_METRICS["swiss"]
+SWISS_METRICS = get_format("swiss").default_metrics
 
 
 def win(a, b, games=(2, 1), key=None) -> MatchResult:
@@ -135,7 +136,7 @@ def test_unknown_metric_is_a_value_error_listing_the_valid_names():
     with pytest.raises(ValueError, match="unknown metric.*'bucholz'.*valid: .*buchholz"):
         standings(["a", "b"], [], ["match_points", "bucholz"])
     with pytest.raises(FormatError, match="unknown metric"):
-        FORMATS["swiss"].standings(["a", "b"], [], {"metrics": ["wins"]})
+        get_format("swiss").standings(["a", "b"], [], {"metrics": ["wins"]})
 
 
 def test_placement_needs_a_ranking_from_the_format():
@@ -169,3 +170,26 @@ def test_256_entrants_and_1024_results_are_fast():
     rows = standings(entrants, results, metrics)
     print(f"\nstandings 256 entrants, 1024 results: {(time.perf_counter() - start) * 1000:.1f} ms")
     assert len(rows) == 256
+
+
+def test_every_registered_format_declares_what_scheduling_needs():
+    """Formats describe themselves: scheduling asks the format (never its name) whether a match
+    needs a winner, whether it pairs round by round, how many matches it will have and its
+    bracket. A full simulated tournament plays the matches the format expected (and at most one
+    more: a grand final's reset, played only when needed)."""
+    from engine.plugins import registry
+
+    from .simulate import coin_flips, play
+
+    for name, fmt in registry().formats.items():
+        assert fmt.title and isinstance(fmt.needs_winner, bool)
+        assert isinstance(fmt.round_by_round, bool)
+        for n in (2, 5, 8):
+            entrants = list(range(n))
+            decide = coin_flips(n, draws=not fmt.needs_winner)
+            played = [r for r in play(fmt, entrants, decide) if not r.is_bye]
+            assert fmt.expected_matches(n) <= len(played) <= fmt.expected_matches(n) + 1, name
+            if fmt.needs_winner:
+                assert all(r.winner is not None for r in played), name
+            layout = fmt.bracket_layout(n)
+            assert (layout is not None) == fmt.has_bracket, name

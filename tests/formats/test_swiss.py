@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import FORMATS, FormatError, MatchResult
-from tournaments.formats.swiss_pairing import pair_players
+from engine.plugins import get_format
+from formats import FormatError, MatchResult
+from formats.swiss_pairing import pair_players
 
 from .simulate import (
     better_seed_wins,
@@ -21,7 +22,7 @@ from .simulate import (
     worse_seed_wins,
 )
 
-SWISS = FORMATS["swiss"]
+SWISS = get_format("swiss")
 
 
 def seeds(n: int) -> list[int]:

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formats import FormatError
-from ..formats import double_elimination as de
-from ..formats import single_elimination as se
-from ..formats.bracket import EMPTY, UNDECIDED, Feed, Status, resolve
-from ..formats.core import results_by_key
+from formats import FormatError
+from formats.bracket import EMPTY, UNDECIDED, Feed, Status, resolve
+from formats.core import results_by_key
+
 from ..models import Entrant, Match, Tournament
-from ..scheduling import ELIMINATION, format_options, results_of
+from ..scheduling import format_of, format_options, results_of
 
 SECTION_NAMES = {"W": "Winners", "L": "Losers", "GF": "Grand final", "3P": "Third place"}
+THIRD_PLACE_KEY = "3P"  # formats/single_elimination.py names its third-place match so
 
 
 def section_of(key: str) -> str:
     if key.startswith("GF"):
         return "GF"
-    if key == se.THIRD_PLACE_KEY:
+    if key == THIRD_PLACE_KEY:
         return "3P"
     return key[0] if key[:1] in ("W", "L") else ""
 
@@ -60,7 +60,7 @@ def bracket_payload(tournament: Tournament, round_number: int | None = None) -> 
     )
     slots = [match_json(m) for m in matches]
     kind = "rounds"
-    if tournament.format in ELIMINATION and tournament.status != Tournament.Status.DRAFT:
+    if format_of(tournament).has_bracket and tournament.status != Tournament.Status.DRAFT:
         kind = "bracket"
         existing = {m.key for m in matches} if round_number is None else existing_keys(tournament)
         waiting = waiting_slots(tournament, existing)
@@ -102,14 +102,8 @@ def waiting_slots(tournament: Tournament, existing: set[str]) -> list[dict[str, 
     entrants = list(tournament.entrants.order_by("seed", "id"))
     if len(entrants) < 2:
         return []
-    options = format_options(tournament)
     try:
-        if tournament.format == "single-elimination":
-            resolved = se.SingleElimination().resolve_options(options)
-            graph = se.bracket_matches(len(entrants), third_place=resolved["third_place"])
-        else:
-            resolved = de.DoubleElimination().resolve_options(options)
-            graph = de.bracket_matches(len(entrants), reset=resolved["grand_final_reset"])
+        graph = format_of(tournament).bracket_layout(len(entrants), format_options(tournament))
         states = resolve(graph, [e.id for e in entrants], results_by_key(results_of(tournament)))
     except FormatError:
         return []  # results that no longer fit the bracket: show the matches that exist only

@@ -12,9 +12,12 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max, Q
 
+from engine.errors import PluginError
+from engine.plugins import get_format
+from formats import FormatError
+from formats.standings import METRIC_LABELS
+
 from .. import worker_health
-from ..formats import FORMATS, FormatError
-from ..formats.standings import METRIC_LABELS
 from ..models import Match, Tournament
 from ..scheduling import expected_matches, format_options, standings
 
@@ -35,16 +38,16 @@ def results_version(tournament: Tournament) -> tuple[int, int, str]:
 def resolved_metrics(tournament: Tournament) -> list[str]:
     try:
         return list(
-            FORMATS[tournament.format].resolve_options(format_options(tournament))["metrics"]
+            get_format(tournament.format).resolve_options(format_options(tournament))["metrics"]
         )
-    except (KeyError, FormatError):
+    except (PluginError, FormatError):
         return list(tournament.metrics or [])
 
 
 def total_matches(tournament: Tournament, entrants: int) -> int | None:
     try:
         return expected_matches(tournament, entrants)
-    except (KeyError, FormatError, ValueError):
+    except (PluginError, FormatError, ValueError):
         return None
 
 

@@ -18,7 +18,7 @@ from engine.plugins import registry
 from ..api.bracket import bracket_payload
 from ..api.standings import progress, standings_payload, standings_table, total_matches
 from ..models import Game, Match, Player, Rating, Tournament
-from ..scheduling import ELIMINATION
+from ..scheduling import format_of
 from ..seed_disclosure import match_seed_revealed, seed_fields
 from .entries import entry_context
 
@@ -74,7 +74,7 @@ def tournament_detail(request, pk: int):
 
 def round_to_show(request, tournament: Tournament) -> int | None:
     """Leagues show one round at a time (the latest unless asked), brackets everything."""
-    if tournament.format in ELIMINATION:
+    if format_of(tournament).has_bracket:
         return None
     asked = request.GET.get("round", "")
     if asked.isdigit() and len(asked) < 7:

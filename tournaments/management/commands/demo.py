@@ -31,7 +31,6 @@ from engine.progress import progress_bar
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament, parse_bot_items
 from ...database import is_new_database, pending_migrations
-from ...formats import FORMATS
 from ...models import Bot, Tournament
 from ...reports import standings_text
 from ...runner import wait_for_workers
@@ -55,7 +54,7 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--variant", default="paulista")
-        parser.add_argument("--format", default="swiss", choices=sorted(FORMATS))
+        parser.add_argument("--format", default="swiss", choices=sorted(registry().formats))
         parser.add_argument(
             "--bots", nargs="+", default=None, help="default: every registered bot, 8 entrants"
         )

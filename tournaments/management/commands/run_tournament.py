@@ -16,12 +16,12 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.cli import parse_option, whole_number
+from engine.plugins import registry
 from engine.progress import progress_bar
 
 from ... import lifecycle, scheduling
 from ...builders import bots_named, create_tournament, parse_bot_items
 from ...database import require_migrated
-from ...formats import FORMATS
 from ...models import Match, Tournament
 from ...reports import standings_json, standings_text
 from ...runner import run_in_process, wait_for_workers
@@ -40,7 +40,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--variant", default="paulista")
-        parser.add_argument("--format", default="single-elimination", choices=sorted(FORMATS))
+        parser.add_argument("--format", default="single-elimination", choices=sorted(registry().formats))
         parser.add_argument(
             "--bots",
             nargs="+",

@@ -31,10 +31,15 @@ THIRD_PLACE_KEY = "3P"
 
 class SingleElimination(EliminationFormat):
     name = "single-elimination"
+    title = "single elimination"
     default_metrics = ("placement", "game_diff", "point_diff")
     option_specs = {
         "third_place": OptionSpec(False, is_bool, "true or false"),
     }
+
+    def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
+        third_place = self.resolve_options(options)["third_place"]
+        return max(0, n_entrants - 1) + int(third_place and n_entrants >= 4)
 
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         self.resolve_options(options)

@@ -32,6 +32,8 @@ def _is_round_count(value: Any) -> bool:
 
 class Swiss(Format):
     name = "swiss"
+    title = "Swiss"
+    round_by_round = True
     default_metrics = ("match_points", "buchholz", "sonneborn_berger", "game_diff")
     option_specs = {
         "rounds": OptionSpec(
@@ -67,6 +69,11 @@ class Swiss(Format):
         if latest == rounds:
             return None
         return pair_round(entrants, [r for rs in by_round.values() for r in rs], latest + 1)
+
+    def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
+        if n_entrants < 2:
+            return 0
+        return self.total_rounds(n_entrants, options) * (n_entrants // 2)
 
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         resolved = self.resolve_options(options)

@@ -13,9 +13,17 @@ from .core import Entrant, MatchResult, Pairing, check_entrants, results_by_key
 
 
 class EliminationFormat(Format):
+    needs_winner = True
+    has_bracket = True
+
     @abstractmethod
     def bracket(self, n_entrants: int, resolved: Mapping[str, Any]) -> list[BracketMatch]:
         """Every match of the bracket for this many entrants and these options."""
+
+    def bracket_layout(
+        self, n_entrants: int, options: Mapping[str, Any] | None = None
+    ) -> list[BracketMatch]:
+        return self.bracket(n_entrants, self.resolve_options(options))
 
     def next_round(
         self,

@@ -26,6 +26,8 @@ from .standings import ranking_from_rows
 
 class RoundRobin(Format):
     name = "round-robin"
+    title = "round robin"
+    round_by_round = True
     default_metrics = ("match_points", "head_to_head", "game_diff", "point_diff")
     option_specs = {
         "double": OptionSpec(False, is_bool, "true or false"),
@@ -47,6 +49,10 @@ class RoundRobin(Format):
             if unplayed:
                 return unplayed
         return None
+
+    def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
+        cycles = 2 if self.resolve_options(options)["double"] else 1
+        return n_entrants * (n_entrants - 1) // 2 * cycles
 
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         resolved = self.resolve_options(options)

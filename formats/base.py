@@ -27,11 +27,34 @@ def is_bool(value: Any) -> bool:
 
 
 class Format(ABC):
-    """One tournament format. Subclasses declare `name`, `default_metrics` and `option_specs`."""
+    """One tournament format. Subclasses declare `name`, `title`, `default_metrics` and
+    `option_specs`, and what scheduling needs of them (so that nothing elsewhere tests a format's
+    name): `needs_winner`, `round_by_round`, `expected_matches`, `bracket_layout`."""
 
     name: str
+    title: str
     default_metrics: tuple[str, ...]
     option_specs: Mapping[str, OptionSpec]
+    # A drawn match of this format is settled by extra games (elimination has no draws).
+    needs_winner: bool = False
+    # It pairs a round only once the previous one is complete: while any match is unfinished
+    # there is nothing to schedule, which spares a re-pairing per finished match.
+    round_by_round: bool = False
+    # Its matches form a fixed bracket (`bracket_layout`), drawn as one on the pages.
+    has_bracket: bool = False
+
+    @abstractmethod
+    def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
+        """How many matches with games (byes excluded) the tournament will have, for progress:
+        at least this many (a match played only when needed, such as a grand final's reset,
+        is not counted)."""
+
+    def bracket_layout(
+        self, n_entrants: int, options: Mapping[str, Any] | None = None
+    ) -> list | None:
+        """The fixed bracket of matches (formats.bracket.BracketMatch) for display, or None for
+        a format whose matches are paired round by round from the standings."""
+        return None
 
     @abstractmethod
     def next_round(

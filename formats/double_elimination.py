@@ -46,10 +46,16 @@ RESET_KEY = "GF2"
 
 class DoubleElimination(EliminationFormat):
     name = "double-elimination"
+    title = "double elimination"
     default_metrics = ("placement", "game_diff", "point_diff")
     option_specs = {
         "grand_final_reset": OptionSpec(True, is_bool, "true or false"),
     }
+
+    def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
+        """The grand final's reset is counted only once played: 2n - 2 matches at least."""
+        self.resolve_options(options)
+        return max(0, 2 * n_entrants - 2)
 
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         """Counts the reset round when the option is on, though it is played only if needed."""
