@@ -135,6 +135,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "rest_framework.authtoken",
     "axes",  # locks out repeated wrong passwords (login page, admin, API token)
+    "stack",
     "tournaments",
     "play",
 ]
@@ -315,8 +316,8 @@ CELERY_BROKER_URL = (
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
-    # kombu's filesystem transport, made safe for several processes (config/filesystem_broker.py)
-    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
+    # kombu's filesystem transport, made safe for several processes (stack/filesystem_broker.py)
+    CELERY_BROKER_TRANSPORT = "stack.filesystem_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),

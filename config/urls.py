@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
-from .health import healthz
+from config.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import ChatMessage, LiveMatch, Presence, SettledGame
+from play.models import ChatMessage, LiveMatch, Presence, SettledGame
 
 
 class PresenceInline(admin.TabularInline):

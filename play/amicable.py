@@ -12,11 +12,19 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from play.models import LiveMatch
+from play.seating import game_from_json
+from play.services import (
+    PlayError,
+    Table,
+    absent_seats,
+    close,
+    load,
+    locked_match,
+    player_of,
+    touch,
+)
 from tournaments import chips, execution, lifecycle
-
-from .models import LiveMatch
-from .seating import game_from_json
-from .services import PlayError, Table, absent_seats, close, load, locked_match, player_of, touch
 
 
 def vote_state(table: Table) -> dict[str, Any]:

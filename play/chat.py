@@ -6,10 +6,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from play.models import ChatMessage
+from play.services import PlayError, human_ids, player_for, player_of
 from tournaments.models import Match
-
-from .models import ChatMessage
-from .services import PlayError, human_ids, player_for, player_of
 
 HISTORY = 100  # messages a reader gets at once
 

@@ -11,8 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine.side_bets import SideBets
-
-from .table_words import Words, accepted_step, points, raise_name, side_calls
+from play.table_words import Words, accepted_step, points, raise_name, side_calls
 
 TIE = -1
 

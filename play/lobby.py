@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
 
+from play.models import LiveMatch
+from play.views_state import free_seats
 from tournaments.models import Game, Match, Player
-
-from .models import LiveMatch
-from .views_state import free_seats
 
 OPEN_LIMIT = 30
 MINE_LIMIT = 30

@@ -18,14 +18,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine.plugins import registry
+from play.services import chips_held, free_chips, player_for
+from play.table_master import FREE_SEATS
 from tournaments import lifecycle
 from tournaments.budgets import entry_errors
 from tournaments.builders import bots_named
 from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
 from tournaments.seeds import daily_seed, new_tournament_seed
-
-from .services import chips_held, free_chips, player_for
-from .table_master import FREE_SEATS
 
 
 def utc_today() -> date:

@@ -25,13 +25,8 @@ from engine.errors import IllegalAction
 from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
 from engine.runner import IN_PROCESS, GameResult
-from tournaments import dispatch, execution
-from tournaments.budgets import decision_budget
-from tournaments.models import Match, Player, TableSettings, Tournament
-from tournaments.scheduling import needs_winner, rated_player_ids
-
-from .models import LiveMatch, Presence
-from .seating import (
+from play.models import LiveMatch, Presence
+from play.seating import (
     Seat,
     game_from_json,
     game_to_json,
@@ -40,8 +35,12 @@ from .seating import (
     seating,
     winner_side,
 )
-from .session import GameSetup, LiveGame, NotYourTurn
-from .settlement import settle_game
+from play.session import GameSetup, LiveGame, NotYourTurn
+from play.settlement import settle_game
+from tournaments import dispatch, execution
+from tournaments.budgets import decision_budget
+from tournaments.models import Match, Player, TableSettings, Tournament
+from tournaments.scheduling import needs_winner, rated_player_ids
 
 log = logging.getLogger(__name__)
 
@@ -761,7 +760,7 @@ BOT_STALL_WITH_WORKER = 60.0  # seconds: a worker that took this long lost the m
 
 
 def play_worker_alive() -> bool:
-    from tournaments import worker_health
+    from stack import worker_health
 
     return worker_health.status(settings.TRUCO_PLAY_QUEUE)["alive"] is True
 
@@ -786,7 +785,7 @@ def request_advance(match_id: int) -> None:
         return
 
     def send():
-        from .tasks import advance_live
+        from play.tasks import advance_live
 
         try:
             advance_live.apply_async(kwargs={"match_id": match_id})
@@ -802,7 +801,7 @@ def schedule_timer(match_id: int, game_no: int, ply: int, seconds: int) -> None:
         return  # the next request notices the expired turn (catch_up)
 
     def send():
-        from .tasks import expire_turn
+        from play.tasks import expire_turn
 
         try:
             expire_turn.apply_async(

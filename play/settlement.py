@@ -5,11 +5,10 @@ game, under the live match's lock."""
 
 from __future__ import annotations
 
+from play.models import Presence, SettledGame
+from play.seating import Seat
 from tournaments import chips, ranking
 from tournaments.models import TableSettings
-
-from .models import Presence, SettledGame
-from .seating import Seat
 
 SHARED_IP = "two players at the table share an IP address"
 

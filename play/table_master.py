@@ -9,11 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.models import Entrant, Match, Player, TableSettings
-from tournaments.validation import check_table_settings
-
-from .models import LiveMatch
-from .services import (
+from play.models import LiveMatch
+from play.services import (
     PlayError,
     check_covers_stake,
     human_ids,
@@ -22,6 +19,8 @@ from .services import (
     player_of,
     touch,
 )
+from tournaments.models import Entrant, Match, Player, TableSettings
+from tournaments.validation import check_table_settings
 
 # What a master may change: the table options of the source site (seed 000). The rules and the
 # deals (`daily`) are chosen when the table is opened.

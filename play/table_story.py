@@ -16,12 +16,11 @@ from engine.errors import RecordError
 from engine.observation import plain
 from engine.plugins import get_variant
 from engine.records import replay
+from play.hand_story import hand_story
+from play.seat_labels import seat_labels, team_label
+from play.seating import seating
+from play.table_words import choices, log_lines, manilhas, words_of
 from tournaments.models import Game, Match
-
-from .hand_story import hand_story
-from .seat_labels import seat_labels, team_label
-from .seating import seating
-from .table_words import choices, log_lines, manilhas, words_of
 
 
 def explain(state: dict[str, Any], match: Match, game, finished: list, mine: list[int]) -> dict:

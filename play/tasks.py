@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from play import services
 
 
 @shared_task(name="play.advance", acks_late=True, ignore_result=True)

@@ -10,17 +10,16 @@ from django.utils import timezone
 
 from engine.errors import TrucoError
 from engine.plugins import get_variant
-from tournaments import worker_health
+from play.amicable import vote_state
+from play.models import LiveMatch
+from play.public_view import public_view
+from play.seating import game_from_json, next_game, scheduled, seating
+from play.services import Table, inline, player_of, table_of, turn_of
+from play.table_master import free_teams, table_options
+from play.table_story import explain, rematch
+from stack import worker_health
 from tournaments.models import Match, Player
 from tournaments.scheduling import needs_winner
-
-from .amicable import vote_state
-from .models import LiveMatch
-from .public_view import public_view
-from .seating import game_from_json, next_game, scheduled, seating
-from .services import Table, inline, player_of, table_of, turn_of
-from .table_master import free_teams, table_options
-from .table_story import explain, rematch
 
 
 class CannotWatch(Exception):

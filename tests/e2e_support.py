@@ -249,8 +249,8 @@ def live_stack(postgres_orm_url, tmp_path, request):
     on PostgreSQL and Redis. The test is a `postgres` test (tests/conftest.py adds the mark),
     so what it creates with the ORM is what the server and the worker see. Settings of the
     stack's processes: `@pytest.mark.live_stack_env(NAME="value", ...)`."""
-    from tournaments.web_process import start_web_server, stop_web_server
-    from tournaments.workers import start_worker, stop_worker, wait_until_ready
+    from stack.web_process import start_web_server, stop_web_server
+    from stack.workers import start_worker, stop_worker, wait_until_ready
 
     require_service("Redis", ping_redis)
     var_dir = tmp_path / "var"

@@ -15,16 +15,15 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from engine.plugins import registry
-
-from . import admin_views, chips, lifecycle
-from .admin_forms import (
+from tournaments import admin_views, chips, lifecycle
+from tournaments.admin_forms import (
     EntrantForm,
     build_tournament_form,
     option_fieldsets,
     registry_choices,
 )
-from .api.standings import progress, total_matches
-from .models import (
+from tournaments.api.standings import progress, total_matches
+from tournaments.models import (
     Bot,
     ChipTransfer,
     Entrant,
@@ -36,7 +35,7 @@ from .models import (
     TableSettings,
     Tournament,
 )
-from .seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
+from tournaments.seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
 
 
 def shown_seed(seed: int, revealed: bool) -> str:
@@ -152,7 +151,7 @@ class BotForm(forms.ModelForm):
         data = super().clean()
         upload = data.get("upload")
         if upload is not None:
-            from .bundles.uploads import check_bundle, read_upload
+            from tournaments.bundles.uploads import check_bundle, read_upload
 
             try:
                 check_bundle(read_upload(upload))
@@ -220,7 +219,7 @@ class BotAdmin(admin.ModelAdmin):
         upload = form.cleaned_data.get("upload")
         if upload is None or change:
             return super().save_form(request, form, change)
-        from .bundles.uploads import upload_version
+        from tournaments.bundles.uploads import upload_version
 
         owner = form.cleaned_data.get("owner") or request.user
         bot = upload_version(owner, upload, description=form.cleaned_data.get("description", ""))

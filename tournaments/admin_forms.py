@@ -30,8 +30,7 @@ from engine.plugins import registry
 from formats import METRICS
 from formats.base import OptionSpec
 from formats.standings import METRIC_LABELS
-
-from .models import Entrant, Tournament
+from tournaments.models import Entrant, Tournament
 
 DEFAULT_VARIANT = "paulista"  # what a new tournament offers first (the demo's variant)
 

@@ -11,9 +11,9 @@ from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
-from .api.bracket import bracket_payload
-from .api.standings import standings_payload, standings_table
-from .models import Game, Match, Tournament
+from tournaments.api.bracket import bracket_payload
+from tournaments.api.standings import standings_payload, standings_table
+from tournaments.models import Game, Match, Tournament
 
 
 class TournamentStandingsView(TemplateView):

@@ -17,8 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from engine.plugins import registry
-
-from .models import Bot
+from tournaments.models import Bot
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 # owner/name, optionally " vN" (usernames may hold letters, digits and @ . + - _)

@@ -17,8 +17,7 @@ from django.conf import settings
 
 from engine.plugins import registry
 from engine.runner import BotSpec
-
-from .trust import bot_spec, is_trusted, spec_for_bot
+from tournaments.trust import bot_spec, is_trusted, spec_for_bot
 
 UNITS = {"_ms": 0.001, "_seconds": 1.0}
 

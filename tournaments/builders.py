@@ -12,10 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from engine.plugins import registry
-
-from .bot_names import is_qualified, names_a_user, resolve_operator, resolve_qualified
-from .bundles.operator import is_bundle_path, operator_bundle
-from .models import Bot, Entrant, TableSettings, Tournament
+from tournaments.bot_names import is_qualified, names_a_user, resolve_operator, resolve_qualified
+from tournaments.bundles.operator import is_bundle_path, operator_bundle
+from tournaments.models import Bot, Entrant, TableSettings, Tournament
 
 BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from .models import ChipTransfer, Player
+from tournaments.models import ChipTransfer, Player
 
 BANK = None  # the account of ChipTransfer rows without a player
 WINNERS_SHARE = (3, 4)  # the bank keeps a quarter of each pot

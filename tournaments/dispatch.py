@@ -16,8 +16,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Match, Tournament
-from .scheduling import advance
+from tournaments.models import Match, Tournament
+from tournaments.scheduling import advance
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +26,7 @@ BOT_ONLY = Q(entrant_a__bot__isnull=False, entrant_b__bot__isnull=False)
 
 def publish(match_ids: list[int]) -> None:
     from config.celery import app
-
-    from .tasks import run_match
+    from tournaments.tasks import run_match
 
     if not match_ids:
         return
@@ -91,7 +90,7 @@ def sweep() -> int:
 def sweep_stale() -> int:
     """Running or retrying matches past their lease, and running matches claimed on this
     machine by a process that is gone (a killed worker: no need to wait for its lease)."""
-    from .execution import claim_is_stale, current_worker
+    from tournaments.execution import claim_is_stale, current_worker
 
     now = timezone.now()
     me = current_worker()

@@ -29,13 +29,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, game_seed, play_match, schedule
-
-from .budgets import decision_budget, playing_spec
-from .game_privacy import private_part, public_record
-from .models import Bot, Entrant, Game, Match, Tournament
-from .ratings import rate_match
-from .scheduling import needs_winner, rated_player_ids
-from .seeds import decider_seed
+from tournaments.budgets import decision_budget, playing_spec
+from tournaments.game_privacy import private_part, public_record
+from tournaments.models import Bot, Entrant, Game, Match, Tournament
+from tournaments.ratings import rate_match
+from tournaments.scheduling import needs_winner, rated_player_ids
+from tournaments.seeds import decider_seed
 
 log = logging.getLogger(__name__)
 

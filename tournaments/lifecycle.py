@@ -8,9 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from . import scheduling
-from .dispatch import continue_tournament, publish_pending
-from .models import Match, Tournament
+from tournaments import scheduling
+from tournaments.dispatch import continue_tournament, publish_pending
+from tournaments.models import Match, Tournament
 
 
 class LifecycleError(ValueError):

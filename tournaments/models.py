@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
-from .seeds import new_tournament_seed
+from tournaments.seeds import new_tournament_seed
 
 # RULES.md section 5: every player starts with chips to stake at competitive tables (staff may
 # change a balance in the admin; every change is a ChipTransfer row).
@@ -59,7 +59,7 @@ class Player(models.Model):
 def bundle_storage():
     """Where uploaded bundles are kept: the `bundles` entry of settings.STORAGES (a folder under
     var/ by default; any Django storage, e.g. S3-compatible, by setting)."""
-    from .bundles.storage import BundleStorage
+    from tournaments.bundles.storage import BundleStorage
 
     return BundleStorage()
 
@@ -175,7 +175,7 @@ class Bot(models.Model):
         return bool(self.url)
 
     def clean(self) -> None:
-        from .validation import check_bot, check_remote_bot
+        from tournaments.validation import check_bot, check_remote_bot
 
         if self.is_bundle:
             return  # checked when uploaded (tournaments/bundles), validated by a smoke match
@@ -316,7 +316,7 @@ class Tournament(models.Model):
         return f"{self.name} (#{self.pk}, {self.created_at:%Y-%m-%d})"
 
     def clean(self) -> None:
-        from .validation import check_tournament
+        from tournaments.validation import check_tournament
 
         check_tournament(self)
 
@@ -373,7 +373,7 @@ class TableSettings(models.Model):
         return f"table of {self.tournament}"
 
     def clean(self) -> None:
-        from .validation import check_table_settings
+        from tournaments.validation import check_table_settings
 
         errors = check_table_settings(self.competitive, self.stake)
         if errors:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 
 from django.db.models import F
 
-from .models import Player
+from tournaments.models import Player
 
 WIN_POINTS = 20
 LOSS_POINTS = 5

@@ -12,7 +12,7 @@ from functools import lru_cache
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from .models import Match, Rating
+from tournaments.models import Match, Rating
 
 
 @lru_cache(maxsize=1)

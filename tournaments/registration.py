@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .models import Bot, Entrant, Player, Tournament
+from tournaments.models import Bot, Entrant, Player, Tournament
 
 
 class RegistrationError(Exception):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .scheduling import Standing
+from tournaments.scheduling import Standing
 
 
 def _number(value: float) -> str:

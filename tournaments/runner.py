@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import Count, Q, Sum
 
-from . import lifecycle, scheduling
-from .dispatch import sweep
-from .execution import Outcome, current_worker, execute
-from .models import Match, Tournament
+from tournaments import lifecycle, scheduling
+from tournaments.dispatch import sweep
+from tournaments.execution import Outcome, current_worker, execute
+from tournaments.models import Match, Tournament
 
 
 @dataclass

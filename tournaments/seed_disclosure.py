@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.seeds import seed_commitment
-
-from .models import Match, Tournament
+from tournaments.models import Match, Tournament
 
 MATCH_REVEALED = (Match.Status.DONE, Match.Status.CANCELLED)
 TOURNAMENT_REVEALED = (Tournament.Status.DONE, Tournament.Status.CANCELLED)

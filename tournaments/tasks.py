@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from . import dispatch, execution
+from tournaments import dispatch, execution
 
 # A busy or failed match is tried again after at most this long; kept well under the Redis
 # visibility timeout so that a waiting retry is not mistaken for a lost message.
@@ -60,8 +60,7 @@ def validate_bot(self, *, bot_id: int) -> str:
     again (another worker, or this one once fixed), rather than rejecting a bot for the
     server's trouble."""
     from engine.jail.probe import JailUnavailable
-
-    from .bundles.validation import validate_version
+    from tournaments.bundles.validation import validate_version
 
     try:
         return validate_version(bot_id)

@@ -32,7 +32,7 @@ def spec_for_bot(bot) -> BotSpec:
     if bot.url:
         return BotSpec(bot.label, isolation=REMOTE, url=bot.url)
     if bot.is_bundle:
-        from .bundles.files import spec_for_bundle
+        from tournaments.bundles.files import spec_for_bundle
 
         return spec_for_bundle(bot)
     return bot_spec(bot.plugin, bot.params)

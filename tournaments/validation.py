@@ -13,9 +13,8 @@ from engine.errors import OptionError, PluginError
 from engine.plugins import registry
 from formats import FormatError
 from formats.standings import validate_metrics
-
-from .budgets import budget_errors, entry_errors, server_cap
-from .trust import build_error
+from tournaments.budgets import budget_errors, entry_errors, server_cap
+from tournaments.trust import build_error
 
 MAX_GAMES_PER_MATCH = 100_000
 MAX_SEED = 2**63 - 1  # a signed 64-bit column

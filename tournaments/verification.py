@@ -9,11 +9,10 @@ from typing import Any
 
 from engine.deal_check import deal_differences
 from engine.seeds import seed_commitment
-
-from .execution import decider_game_seed, match_schedule
-from .models import Match
-from .seed_disclosure import match_seed_revealed, tournament_seed_revealed
-from .seeds import match_seed
+from tournaments.execution import decider_game_seed, match_schedule
+from tournaments.models import Match
+from tournaments.seed_disclosure import match_seed_revealed, tournament_seed_revealed
+from tournaments.seeds import match_seed
 
 
 class NotVerifiable(Exception):

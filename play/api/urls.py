@@ -3,7 +3,7 @@
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
-from .views import PlayMatchViewSet, QuickMatchView
+from play.api.views import PlayMatchViewSet, QuickMatchView
 
 router = SimpleRouter()
 router.register("matches", PlayMatchViewSet, basename="play-match")

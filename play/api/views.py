@@ -18,18 +18,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from tournaments.api.errors import django_errors
-from tournaments.api.serializers import DetailSerializer
-from tournaments.api.views import ID, ApiMixin
-from tournaments.models import Match, Player
-from tournaments.scheduling import needs_winner
-
-from .. import amicable, chat, services, table_master
-from ..models import LiveMatch
-from ..quick import quick_match
-from ..seating import game_from_json, next_game, seating
-from ..views_state import CannotWatch, table_state
-from .serializers import (
+from play import amicable, chat, services, table_master
+from play.api.serializers import (
     ActSerializer,
     ChatMessageSerializer,
     ChatPostSerializer,
@@ -43,6 +33,15 @@ from .serializers import (
     TableOptionsSerializer,
     TableStateSerializer,
 )
+from play.models import LiveMatch
+from play.quick import quick_match
+from play.seating import game_from_json, next_game, seating
+from play.views_state import CannotWatch, table_state
+from tournaments.api.errors import django_errors
+from tournaments.api.serializers import DetailSerializer
+from tournaments.api.views import ID, ApiMixin
+from tournaments.models import Match, Player
+from tournaments.scheduling import needs_winner
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the match id")
 WAIT = OpenApiParameter(

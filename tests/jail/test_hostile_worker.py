@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from tournaments.workers import stop_worker, worker_command
+from stack.workers import stop_worker, worker_command
 
 from ..e2e_support import PROJECT_DIR, parse_json_output, sql
 from .conftest import (

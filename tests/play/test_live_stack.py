@@ -70,7 +70,7 @@ def test_a_person_plays_a_table_to_its_end_on_postgresql_with_a_real_worker(live
 
 
 def test_the_table_and_the_standings_say_when_no_worker_is_running(live_stack):
-    from tournaments.workers import stop_worker
+    from stack.workers import stop_worker
 
     session, table, state = practice_table(live_stack)
     standings = f"{live_stack.url}/api/tournaments/{state['tournament']['id']}/standings/"

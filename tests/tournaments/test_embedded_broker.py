@@ -1,4 +1,4 @@
-"""The embedded default's broker (a folder of message files, config/filesystem_broker.py) under
+"""The embedded default's broker (a folder of message files, stack/filesystem_broker.py) under
 concurrent producers and consumers in several processes, as in the demo: the web server and
 the tournament publish while worker processes consume.
 
@@ -19,7 +19,7 @@ import pytest
 from kombu import Connection
 from kombu.transport import filesystem
 
-from config.filesystem_broker import TRANSPORT
+from stack.filesystem_broker import TRANSPORT
 
 PRODUCERS, CONSUMERS, MESSAGES = 4, 3, 120
 # The demo's mix: many small task messages (run_match, play.advance, play.expire_turn) and

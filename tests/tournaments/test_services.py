@@ -12,7 +12,7 @@ import time
 import pytest
 from django.core.management import call_command
 
-from tournaments.workers import kill_worker, start_worker, stop_worker
+from stack.workers import kill_worker, start_worker, stop_worker
 
 from .conftest import PROJECT_DIR, parse_json_output, sql
 

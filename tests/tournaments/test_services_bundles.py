@@ -14,9 +14,9 @@ import uuid
 import pytest
 import requests
 
+from stack.workers import start_worker, stop_worker
 from tests.jail.conftest import jail_or_skip
 from tournaments.bundles.operator import zipped
-from tournaments.workers import start_worker, stop_worker
 
 from .conftest import PROJECT_DIR, parse_json_output, sql
 

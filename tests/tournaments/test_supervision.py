@@ -10,8 +10,8 @@ import subprocess
 import sys
 import time
 
+from stack.supervision import WorkerSupervisor
 from tests.e2e_support import free_port
-from tournaments.supervision import WorkerSupervisor
 
 from .conftest import PROJECT_DIR
 

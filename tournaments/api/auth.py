@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from ..web.lockout import lockout_response
+from tournaments.web.lockout import lockout_response
 
 
 class TokenView(ObtainAuthToken):

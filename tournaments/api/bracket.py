@@ -9,9 +9,8 @@ from typing import Any
 from formats import FormatError
 from formats.bracket import EMPTY, UNDECIDED, Feed, Status, resolve
 from formats.core import results_by_key
-
-from ..models import Entrant, Match, Tournament
-from ..scheduling import format_of, format_options, results_of
+from tournaments.models import Entrant, Match, Tournament
+from tournaments.scheduling import format_of, format_options, results_of
 
 SECTION_NAMES = {"W": "Winners", "L": "Losers", "GF": "Grand final", "3P": "Third place"}
 THIRD_PLACE_KEY = "3P"  # formats/single_elimination.py names its third-place match so

@@ -17,10 +17,9 @@ from django.db.models import ProtectedError
 from rest_framework import exceptions, serializers
 
 from engine.errors import RecordError, TrucoError
-
-from ..lifecycle import LifecycleError
-from ..registration import RegistrationError
-from .parsers import BodyTooLarge
+from tournaments.api.parsers import BodyTooLarge
+from tournaments.lifecycle import LifecycleError
+from tournaments.registration import RegistrationError
 
 
 class BadRequest(exceptions.APIException):

@@ -6,7 +6,7 @@ import django_filters as filters
 from django.db.models import Q
 from django.utils.functional import lazy
 
-from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
+from tournaments.models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
 
 # A number that fits a 64-bit column: larger ones are a 400 from the filter, not a database error.
 MAX_ID = 2**63 - 1

@@ -37,7 +37,7 @@ class IsOrganiserOrReadOnly(BasePermission):
     message = "only staff, or the user who created this tournament, may change it"
 
     def has_permission(self, request, view) -> bool:
-        from ..registration import may_create_tournaments
+        from tournaments.registration import may_create_tournaments
 
         if request.method in SAFE_METHODS:
             return True
@@ -46,6 +46,6 @@ class IsOrganiserOrReadOnly(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
     def has_object_permission(self, request, view, obj) -> bool:
-        from ..registration import is_organiser
+        from tournaments.registration import is_organiser
 
         return request.method in SAFE_METHODS or is_organiser(request.user, obj)

@@ -14,23 +14,32 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.plugins import registry
-
-from ..bot_names import check_user_bot_name
-from ..budgets import entry_errors
-from ..builders import check_enterable
-from ..game_privacy import public_record
-from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, TableSettings, Tournament
-from ..registration import registration_summary
-from ..seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
-from ..validation import (
+from tournaments.api.errors import BadRequest, django_errors
+from tournaments.api.standings import progress, total_matches
+from tournaments.bot_names import check_user_bot_name
+from tournaments.budgets import entry_errors
+from tournaments.builders import check_enterable
+from tournaments.game_privacy import public_record
+from tournaments.models import (
+    Bot,
+    Entrant,
+    Game,
+    Match,
+    Player,
+    Rating,
+    Round,
+    TableSettings,
+    Tournament,
+)
+from tournaments.registration import registration_summary
+from tournaments.seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
+from tournaments.validation import (
     check_bot,
     check_entrant_count,
     check_remote_bot,
     check_table_settings,
     check_tournament,
 )
-from .errors import BadRequest, django_errors
-from .standings import progress, total_matches
 
 # Seeds and ids stay exact in JavaScript (2**53) and in a signed 64-bit column.
 MAX_SEED = 2**53 - 1
@@ -912,7 +921,7 @@ class StandingRowSerializer(serializers.Serializer):
 
 
 class WorkersSerializer(serializers.Serializer):
-    """Whether a Celery worker consumes this project's queue (tournaments/worker_health.py)."""
+    """Whether a Celery worker consumes this project's queue (stack/worker_health.py)."""
 
     alive = serializers.BooleanField(
         allow_null=True, help_text="false: queued work waits for a worker; null: not checked"

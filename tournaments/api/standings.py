@@ -16,10 +16,9 @@ from engine.errors import PluginError
 from engine.plugins import get_format
 from formats import FormatError
 from formats.standings import METRIC_LABELS
-
-from .. import worker_health
-from ..models import Match, Tournament
-from ..scheduling import expected_matches, format_options, standings
+from stack import worker_health
+from tournaments.models import Match, Tournament
+from tournaments.scheduling import expected_matches, format_options, standings
 
 CACHE_SECONDS = 300
 

@@ -6,10 +6,10 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import views
-from .auth import TokenView
-from .errors import unknown_api_url
-from .schema import SchemaView
+from tournaments.api import views
+from tournaments.api.auth import TokenView
+from tournaments.api.errors import unknown_api_url
+from tournaments.api.schema import SchemaView
 
 router = DefaultRouter()
 router.register("variants", views.VariantViewSet, basename="variant")

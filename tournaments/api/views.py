@@ -17,17 +17,20 @@ from rest_framework.response import Response
 
 from engine.plugins import registry
 from play.public_view import replay_frames
-
-from .. import lifecycle, registration
-from ..bundles.uploads import upload_version
-from ..game_privacy import private_view, public_record
-from ..models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
-from ..verification import NotVerifiable, verify_match
-from . import filters, serializers
-from .bracket import bracket_payload
-from .errors import BadRequest, FriendlyErrorsMixin
-from .permissions import IsOrganiserOrReadOnly, IsOwnerOrStaffOrReadOnly, IsStaffOrReadOnly
-from .standings import standings_payload
+from tournaments import lifecycle, registration
+from tournaments.api import filters, serializers
+from tournaments.api.bracket import bracket_payload
+from tournaments.api.errors import BadRequest, FriendlyErrorsMixin
+from tournaments.api.permissions import (
+    IsOrganiserOrReadOnly,
+    IsOwnerOrStaffOrReadOnly,
+    IsStaffOrReadOnly,
+)
+from tournaments.api.standings import standings_payload
+from tournaments.bundles.uploads import upload_version
+from tournaments.game_privacy import private_view, public_record
+from tournaments.models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
+from tournaments.verification import NotVerifiable, verify_match
 
 # Ids in URLs are numbers that fit the database: anything else is a 404, never a 500.
 ID = r"[0-9]{1,18}"

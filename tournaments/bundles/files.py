@@ -10,9 +10,8 @@ from pathlib import Path
 from django.conf import settings
 
 from engine.bundles import BundleError, LoadedBundle, Manifest, bundle_spec, unpack_zip
-
-from ..models import Bot
-from .limits import server_limits
+from tournaments.bundles.limits import server_limits
+from tournaments.models import Bot
 
 
 def unpacked_folder(bot: Bot) -> Path:

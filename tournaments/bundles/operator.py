@@ -16,10 +16,9 @@ from django.db import transaction
 
 from engine.bundles import BundleError, check_against_registry, load_bundle
 from engine.plugins import registry
-
-from ..bot_names import reserved_names
-from ..models import Bot
-from .limits import server_limits
+from tournaments.bot_names import reserved_names
+from tournaments.bundles.limits import server_limits
+from tournaments.models import Bot
 
 
 def is_bundle_path(text: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 
-from .limits import server_limits
+from tournaments.bundles.limits import server_limits
 
 # Room for the multipart framing and the form's other fields around the zip.
 FORM_MARGIN = 64 * 1024

@@ -14,10 +14,9 @@ from django.db import transaction
 
 from engine.bundles import BundleError, Contents, check_against_registry, inspect_zip
 from engine.plugins import registry
-
-from ..bot_names import check_user_bot_name
-from ..models import Bot
-from .limits import server_limits
+from tournaments.bot_names import check_user_bot_name
+from tournaments.bundles.limits import server_limits
+from tournaments.models import Bot
 
 
 def read_upload(upload) -> bytes:
@@ -98,6 +97,6 @@ def upload_version(owner, upload, *, description: str = "") -> Bot:
 
 def publish_validation(bot_id: int) -> None:
     """Queue the smoke match of a new version for a worker."""
-    from ..tasks import validate_bot
+    from tournaments.tasks import validate_bot
 
     validate_bot.apply_async(kwargs={"bot_id": bot_id})

@@ -14,9 +14,8 @@ from engine.bundles.smoke import SmokeReport, smoke_test
 from engine.errors import TrucoError
 from engine.jail.probe import JailUnavailable
 from engine.plugins import registry
-
-from ..models import Bot
-from .files import spec_for_bundle
+from tournaments.bundles.files import spec_for_bundle
+from tournaments.models import Bot
 
 logger = logging.getLogger(__name__)
 MAX_LOG_CHARS = 64 * 1024

@@ -9,8 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from .. import lifecycle, registration
-from ..models import Tournament
+from tournaments import lifecycle, registration
+from tournaments.models import Tournament
 
 
 def back(pk: int):

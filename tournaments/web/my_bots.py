@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from ..bundles.limits import server_limits
-from ..bundles.uploads import upload_version
-from ..models import Bot
+from tournaments.bundles.limits import server_limits
+from tournaments.bundles.uploads import upload_version
+from tournaments.models import Bot
 
 REFRESH_SECONDS = 2
 

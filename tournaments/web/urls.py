@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import entries, my_bots, users, views
+from tournaments.web import entries, my_bots, users, views
 
 app_name = "web"
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 
-from ..models import Bot, Match, Player, Rating
+from tournaments.models import Bot, Match, Player, Rating
 
 RECENT_MATCHES = 20
 

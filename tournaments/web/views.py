@@ -14,13 +14,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from engine.errors import OptionError
 from engine.plugins import registry
-
-from ..api.bracket import bracket_payload
-from ..api.standings import progress, standings_payload, standings_table, total_matches
-from ..models import Game, Match, Player, Rating, Tournament
-from ..scheduling import format_of
-from ..seed_disclosure import match_seed_revealed, seed_fields
-from .entries import entry_context
+from tournaments.api.bracket import bracket_payload
+from tournaments.api.standings import progress, standings_payload, standings_table, total_matches
+from tournaments.models import Game, Match, Player, Rating, Tournament
+from tournaments.scheduling import format_of
+from tournaments.seed_disclosure import match_seed_revealed, seed_fields
+from tournaments.web.entries import entry_context
 
 PAGE_SIZE = 25
 

@@ -26,8 +26,8 @@ from django.test import Client
 from django.test.utils import setup_test_environment, teardown_test_environment
 from django.utils import timezone
 
-from ... import lifecycle, scheduling
-from ...models import Bot, Entrant, Match, Player, TableSettings, Tournament
+from tournaments import lifecycle, scheduling
+from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
 
 
 class Command(BaseCommand):

@@ -29,15 +29,14 @@ from django.db import connection
 from django.test import Client, override_settings
 
 from config.celery import app
-
-from ... import lifecycle, scheduling
-from ...builders import bots_named, create_tournament
-from ...database import require_migrated
-from ...execution import match_spec, play_spec
-from ...models import Match, Tournament
-from ...runner import wait_for_workers
-from ...scheduling import needs_winner
-from ...workers import start_worker, stop_worker
+from stack.database import require_migrated
+from stack.workers import start_worker, stop_worker
+from tournaments import lifecycle, scheduling
+from tournaments.builders import bots_named, create_tournament
+from tournaments.execution import match_spec, play_spec
+from tournaments.models import Match, Tournament
+from tournaments.runner import wait_for_workers
+from tournaments.scheduling import needs_winner
 
 _worker_specs: list = []
 

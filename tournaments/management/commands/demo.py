@@ -27,16 +27,16 @@ from django.core.management.base import BaseCommand, CommandError
 
 from engine.plugins import registry
 from engine.progress import progress_bar
-
-from ... import lifecycle, scheduling
-from ...builders import bots_named, create_tournament, parse_bot_items
-from ...database import is_new_database, pending_migrations
-from ...models import Bot, Tournament
-from ...reports import standings_text
-from ...runner import wait_for_workers
-from ...supervision import WorkerSupervisor
-from ...web_process import WebServerError, start_web_server, stop_web_server
-from ...workers import start_worker, wait_until_ready
+from stack.database import is_new_database, pending_migrations
+from stack.supervision import WorkerSupervisor
+from stack.web_process import WebServerError, start_web_server, stop_web_server
+from stack.workers import start_worker, wait_until_ready
+from tournaments import lifecycle, scheduling
+from tournaments.builders import bots_named, create_tournament, parse_bot_items
+from tournaments.dispatch import sweep
+from tournaments.models import Bot, Tournament
+from tournaments.reports import standings_text
+from tournaments.runner import wait_for_workers
 
 ADMIN_USERNAME = "admin"
 DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
@@ -120,6 +120,7 @@ class Command(BaseCommand):
             self.warn,
             var_dir / "worker.log",
             var_dir / "worker.pid",
+            periodic=sweep,
         )
 
     def serve(self, web: subprocess.Popen) -> None:

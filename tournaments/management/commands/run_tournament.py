@@ -18,14 +18,13 @@ from django.core.management.base import BaseCommand, CommandError
 from engine.cli import parse_option, whole_number
 from engine.plugins import registry
 from engine.progress import progress_bar
-
-from ... import lifecycle, scheduling
-from ...builders import bots_named, create_tournament, parse_bot_items
-from ...database import require_migrated
-from ...models import Match, Tournament
-from ...reports import standings_json, standings_text
-from ...runner import run_in_process, wait_for_workers
-from ...workers import start_worker, stop_worker, wait_until_ready
+from stack.database import require_migrated
+from stack.workers import start_worker, stop_worker, wait_until_ready
+from tournaments import lifecycle, scheduling
+from tournaments.builders import bots_named, create_tournament, parse_bot_items
+from tournaments.models import Match, Tournament
+from tournaments.reports import standings_json, standings_text
+from tournaments.runner import run_in_process, wait_for_workers
 
 BAD_INPUT = 2
 NO_WORKER_HINT_SECONDS = 20.0

@@ -29,14 +29,14 @@ from rest_framework.authtoken.models import Token
 from engine.plugins import registry
 from play.services import BOT_STALL_SECONDS
 from play.simulated_human import Habits, SimulatedHuman
-
-from ... import lifecycle
-from ...builders import bots_named, create_tournament
-from ...models import Match, Tournament
-from ...supervision import WorkerSupervisor
-from ...web_process import start_web_server, stop_web_server
-from ...workers import wait_until_ready
-from .demo import demo_workers
+from stack.supervision import WorkerSupervisor
+from stack.web_process import start_web_server, stop_web_server
+from stack.workers import wait_until_ready
+from tournaments import lifecycle
+from tournaments.builders import bots_named, create_tournament
+from tournaments.dispatch import sweep
+from tournaments.management.commands.demo import demo_workers
+from tournaments.models import Match, Tournament
 
 DEMO_SIZE = 8
 
@@ -78,6 +78,7 @@ class Command(BaseCommand):
             demo_workers(opts["workers"], var_dir / "soak-worker.log"),
             lambda text: self.stderr.write(text, style_func=self.style.ERROR),
             var_dir / "soak-worker.log",
+            periodic=sweep,
         )
         web = None
         try:

@@ -13,8 +13,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from ...models import Match
-from ...verification import NotVerifiable, verify_match
+from tournaments.models import Match
+from tournaments.verification import NotVerifiable, verify_match
 
 FAILED = 1
 NOT_VERIFIABLE = 2

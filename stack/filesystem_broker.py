@@ -35,7 +35,7 @@ from kombu.utils.json import dumps, loads
 
 log = logging.getLogger(__name__)
 
-TRANSPORT = "config.filesystem_broker:Transport"
+TRANSPORT = "stack.filesystem_broker:Transport"
 
 
 def write_whole(path: Path | str, data: bytes) -> None:

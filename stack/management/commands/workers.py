@@ -7,7 +7,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ... import worker_health
+from stack import worker_health
 
 
 class Command(BaseCommand):

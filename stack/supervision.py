@@ -2,9 +2,10 @@
 
 A worker that dies (an unrecoverable broker error, the OOM killer, a stray `kill`) is started
 again at once, and the console says so loudly, with the end of its log: a demo must never sit
-at "live" with nobody playing. The periodic sweep (tournaments/dispatch.py), which the compose
-file leaves to Celery beat, runs here, so that matches of a dead worker and messages the broker
-lost are sent again on the embedded default too.
+at "live" with nobody playing. The periodic work the compose file leaves to Celery beat (the
+sweep of tournaments/dispatch.py, given as `periodic`) runs here, so that matches of a dead
+worker and messages the broker lost are sent again on the embedded default too. This module
+knows processes, not tournaments: what to run periodically is its caller's.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from .dispatch import sweep
-from .workers import stop_worker
+from stack.workers import stop_worker
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,8 @@ def last_lines(path: Path | None, count: int = LOG_LINES) -> list[str]:
 
 class WorkerSupervisor:
     """Owns the worker processes (by name: `start` functions): `check()` restarts one that
-    died; `sweep_if_due()` sweeps every TRUCO_SWEEP_SECONDS. Call both often (the demo does,
-    twice a second)."""
+    died; `sweep_if_due()` runs `periodic` (the sweep) every TRUCO_SWEEP_SECONDS. Call both
+    often (the demo does, twice a second)."""
 
     def __init__(
         self,
@@ -46,7 +46,9 @@ class WorkerSupervisor:
         warn: Callable[[str], None],
         log_path: Path | None = None,
         pid_file: Path | None = None,
+        periodic: Callable[[], int] | None = None,
     ):
+        self.periodic = periodic
         self.starts = start if isinstance(start, dict) else {"worker": start}
         self.warn = warn
         self.log_path = log_path
@@ -92,8 +94,10 @@ class WorkerSupervisor:
         if now < self.next_sweep:
             return 0
         self.next_sweep = now + self.sweep_every
+        if self.periodic is None:
+            return 0
         try:
-            return sweep()
+            return self.periodic()
         except Exception:  # the database is busy or gone: the next sweep tries again
             log.exception("the periodic sweep failed")
             return 0

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .workers import PROJECT_DIR
+from stack.workers import PROJECT_DIR
 
 
 class WebServerError(RuntimeError):
