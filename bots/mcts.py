@@ -73,7 +73,7 @@ def _check_number(name: str, value, low: float, high: float, integer: bool = Fal
 
 class MctsBot(Bot):
     # Walks per second on a slow machine (`python -m bots.bench` prints this one's): what
-    # bounds `iterations` by a table's time per decision (tournaments/budgets.py).
+    # bounds `iterations` by a table's time per decision (submitted_bots/budgets.py).
     iterations_per_second = 2_000
     parameters = ("time_ms", "iterations", "exploration", "confidence", "noise")
 

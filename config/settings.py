@@ -135,9 +135,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "rest_framework.authtoken",
     "axes",  # locks out repeated wrong passwords (login page, admin, API token)
+    # The apps, lowest layer first (docs/architecture.md): each uses only those above it here.
     "stack",
+    "players",
+    "submitted_bots",
     "tournaments",
-    "play",
+    "tables",
+    "website",
 ]
 
 MIDDLEWARE = [
@@ -146,7 +150,7 @@ MIDDLEWARE = [
     # server serves them from the apps.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     # An upload over the bundle limit is refused before anything reads its body.
-    "tournaments.bundles.upload_limit.BundleUploadLimitMiddleware",
+    "submitted_bots.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the visitor's choice (set_language's cookie), else the browser's.
     "django.middleware.locale.LocaleMiddleware",
@@ -256,21 +260,21 @@ AXES_FAILURE_LIMIT = env_int("TRUCO_LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("TRUCO_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "tournaments.web.lockout.lockout_response"
+AXES_LOCKOUT_CALLABLE = "players.web.lockout.lockout_response"
 AXES_VERBOSE = False
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "restapi.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     # Bounded JSON (size, depth) and a message for every refused body: never a 500.
     "DEFAULT_PARSER_CLASSES": [
-        "tournaments.api.parsers.BoundedJSONParser",
+        "restapi.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "restapi.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
     },
@@ -289,10 +293,11 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "MatchStatusEnum": "tournaments.models.Match.Status",
-        "BotStatusEnum": "tournaments.models.Bot.Status",
-        "BotKindEnum": "tournaments.models.Bot.Kind",
-        "PlayerKindEnum": "tournaments.models.Player.Kind",
-        "ChipTransferKindEnum": "tournaments.models.ChipTransfer.Kind",
+        "BotStatusEnum": "submitted_bots.models.Bot.Status",
+        "BotKindEnum": "submitted_bots.models.Bot.Kind",
+        "PlayerKindEnum": "players.models.Player.Kind",
+        "ChipTransferKindEnum": "tables.models.ChipTransfer.Kind",
+        "TournamentKindEnum": "tournaments.models.Tournament.Kind",
     },
 }
 
@@ -371,13 +376,13 @@ TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
-# process with a hard deadline per decision and resource limits (tournaments/trust.py).
-# The most a bot may think per decision, whatever its table allows (tournaments/budgets.py).
+# process with a hard deadline per decision and resource limits (submitted_bots/trust.py).
+# The most a bot may think per decision, whatever its table allows (submitted_bots/budgets.py).
 TRUCO_MAX_BOT_DECISION_SECONDS = env_int("TRUCO_MAX_BOT_DECISION_SECONDS", 10)
-# The most tables one player may have in play at once (play/quick.py).
+# The most tables one player may have in play at once (tables/quick.py).
 TRUCO_MAX_TABLES_PER_PLAYER = env_int("TRUCO_MAX_TABLES_PER_PLAYER", 10)
 TRUCO_USERS_CREATE_TOURNAMENTS = env_bool("TRUCO_USERS_CREATE_TOURNAMENTS", False)
-# Remote bots (engine/remote_policy.py reads these through tournaments/apps.py).
+# Remote bots (engine/remote_policy.py reads these through submitted_bots/apps.py).
 TRUCO_REMOTE_BOTS = env_bool("TRUCO_REMOTE_BOTS", False)
 TRUCO_REMOTE_BOT_HOSTS = os.environ.get("TRUCO_REMOTE_BOT_HOSTS", "")
 TRUCO_REMOTE_BOT_NETWORKS = os.environ.get("TRUCO_REMOTE_BOT_NETWORKS", "")
@@ -387,7 +392,7 @@ TRUCO_BOT_SEED_SECRET = (
     os.environ.get("TRUCO_BOT_SEED_SECRET")
     or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
 )
-# Trusted bots fast enough to answer a person's action in its own request (play/services.py):
+# Trusted bots fast enough to answer a person's action in its own request (tables/services.py):
 # the page shows their replies with the action's answer. Others reply from a worker.
 TRUCO_INSTANT_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_INSTANT_BOT_PLUGINS", "random heuristic").replace(",", " ").split()
@@ -395,7 +400,7 @@ TRUCO_INSTANT_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
-# process with a hard deadline per decision and resource limits (tournaments/trust.py).
+# process with a hard deadline per decision and resource limits (submitted_bots/trust.py).
 TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_TRUSTED_BOT_PLUGINS", "random heuristic mcts").replace(",", " ").split()
 )

@@ -12,14 +12,14 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     # Browsers ask for /favicon.ico on every page (the admin's and the API docs' too).
-    path("favicon.ico", RedirectView.as_view(url=static("tournaments/favicon.svg"), permanent=True)),
-    path("api/", include("tournaments.api.urls")),
+    path("favicon.ico", RedirectView.as_view(url=static("website/favicon.svg"), permanent=True)),
+    path("api/", include("config.api_urls")),
     # The language switcher posts to i18n/setlang/ (remembered in a cookie); the scripts read
     # their messages from jsi18n/.
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
-    path("", include("tournaments.web.urls")),
+    path("", include("website.urls")),
 ]
 
-# JSON for a 404 under /api/ (tournaments/api/errors.py), Django's page elsewhere.
-handler404 = "tournaments.api.errors.not_found"
+# JSON for a 404 under /api/ (restapi/errors.py), Django's page elsewhere.
+handler404 = "restapi.errors.not_found"

@@ -9,17 +9,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from engine.runner import play_game
-from tournaments.models import (
-    Bot,
-    Entrant,
-    Game,
-    Match,
-    Player,
-    Rating,
-    Round,
-    TableSettings,
-    Tournament,
-)
+from players.models import Player, Rating
+from submitted_bots.models import Bot
+from tables.models import TableSettings
+from tournaments.models import Entrant, Game, Match, Round, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -81,7 +74,15 @@ class TournamentFactory(factory.django.DjangoModelFactory):
 
     @factory.post_generation
     def table(obj, create, extracted, **kwargs):
+        """`table__stake=...` and the like: its table settings (tables app). The time per
+        decision and `competitive` are the tournament's own: `table__turn_seconds` sets them
+        there, as the API's table section does."""
         if create:
+            own = {k: kwargs.pop(k) for k in ("turn_seconds", "competitive") if k in kwargs}
+            if own:
+                Tournament.objects.filter(pk=obj.pk).update(**own)
+                for key, value in own.items():
+                    setattr(obj, key, value)
             TableSettings.objects.create(tournament=obj, **kwargs)
 
 

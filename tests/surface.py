@@ -20,9 +20,9 @@ def no_broker(monkeypatch):
 @pytest.fixture(autouse=True)
 def queued_validations(monkeypatch):
     """Uploaded versions whose validation would go to a worker are collected here; a test that
-    needs one validated calls tournaments.bundles.validation.validate_version itself."""
+    needs one validated calls submitted_bots.smoke_match.validate_version itself."""
     sent: list[int] = []
-    monkeypatch.setattr("tournaments.bundles.uploads.publish_validation", sent.append)
+    monkeypatch.setattr("submitted_bots.bundles.uploads.publish_validation", sent.append)
     return sent
 
 

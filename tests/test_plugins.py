@@ -50,6 +50,41 @@ def test_register_bots_twice_with_one_name_fails_naming_both_plugins():
         collect(pm)
 
 
+class KnockoutFormat:
+    """A third-party format: registered like the built-ins, and scheduling asks it, not its
+    name, what it needs."""
+
+    name = "knockout"
+    title = "knockout"
+    needs_winner = True
+    round_by_round = False
+    has_bracket = False
+
+
+class DuplicateSwiss:
+    name = "swiss"
+
+
+class FormatPlugin:
+    def __init__(self, fmt):
+        self.fmt = fmt
+
+    @hookimpl
+    def truco_register_formats(self, register):
+        register(self.fmt)
+
+
+def test_register_formats_adds_a_third_party_format_and_refuses_a_second_swiss():
+    registry = collect(make_plugin_manager(extra_plugins=[(FormatPlugin(KnockoutFormat()), "ko")]))
+    assert set(registry.formats) >= {"knockout", "swiss", "round-robin", "single-elimination"}
+    assert registry.format("knockout").needs_winner is True
+    with pytest.raises(PluginError, match="unknown format 'bisca'; registered formats: "):
+        registry.format("bisca")
+    pm = make_plugin_manager(extra_plugins=[(FormatPlugin(DuplicateSwiss()), "copy")])
+    with pytest.raises(PluginError, match="'swiss' is registered by two plugins"):
+        collect(pm)
+
+
 def test_blocked_plugins_environment_variable_skips_them(monkeypatch):
     monkeypatch.setenv("TRUCO_BLOCKED_PLUGINS", "random, copycat")
     pm = make_plugin_manager(extra_plugins=[(DuplicatePaulista(), "copycat")])

@@ -9,33 +9,25 @@ import functools
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from engine.plugins import registry
-from tournaments import admin_views, chips, lifecycle
+from tournaments import admin_views, lifecycle
 from tournaments.admin_forms import (
     EntrantForm,
     build_tournament_form,
     option_fieldsets,
-    registry_choices,
 )
 from tournaments.api.standings import progress, total_matches
-from tournaments.models import (
-    Bot,
-    ChipTransfer,
-    Entrant,
-    Game,
-    Match,
-    Player,
-    Rating,
-    Round,
-    TableSettings,
-    Tournament,
-)
+from tournaments.models import Entrant, Game, Match, Round, Tournament
 from tournaments.seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
+
+# Extension points the apps above fill (their admin modules, which Django imports after this
+# one): inlines of a tournament's page (the tables app: its table settings) and actions on
+# matches (the tables app: start the matches people play now).
+TOURNAMENT_INLINES: list = []
+MATCH_ACTIONS: list = ["rerun_matches", "download_records"]
 
 
 def shown_seed(seed: int, revealed: bool) -> str:
@@ -63,202 +55,19 @@ def progress_bar(done: int, total: int | None) -> str:
 # --- players, bots, ratings ---------------------------------------------------------------
 
 
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "kind", "user", "chips", "ranking_points", "created_at"]
-    list_filter = ["kind"]
-    search_fields = ["name", "user__username"]
-    autocomplete_fields = ["user"]
-    readonly_fields = ["ranking_points", "ledger", "created_at"]
-
-    @admin.display(description="chips ledger")
-    def ledger(self, player: Player) -> str:
-        if player.pk is None:
-            return "-"
-        url = reverse("admin:tournaments_chiptransfer_changelist")
-        count = player.chip_transfers.count()
-        return format_html(
-            '<a href="{}?player__id__exact={}">{} movements</a>', url, player.pk, count
-        )
-
-    def save_model(self, request, obj, form, change):
-        """A balance set by staff is written to the ledger, so every balance stays explained."""
-        if change and "chips" in form.changed_data:
-            wanted = obj.chips
-            obj.chips = form.initial["chips"]
-            super().save_model(request, obj, form, change)
-            chips.set_balance(obj, wanted, f"set by {request.user.get_username()}")
-            return
-        super().save_model(request, obj, form, change)
 
 
-@admin.register(ChipTransfer)
-class ChipTransferAdmin(admin.ModelAdmin):
-    """The chips ledger: read-only (a balance is changed on its player's page)."""
-
-    list_display = ["created_at", "account", "amount", "balance_after", "kind", "match", "note"]
-    list_filter = ["kind"]
-    search_fields = ["player__name", "note"]
-    list_select_related = ["player", "match"]
-    readonly_fields = [f.name for f in ChipTransfer._meta.fields]
-
-    @admin.display(description="account", ordering="player__name")
-    def account(self, row: ChipTransfer) -> str:
-        return row.player.name if row.player_id else "the bank"
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
-class BotForm(forms.ModelForm):
-    """A plugin bot with its parameters, or (when adding) an uploaded bundle: the next version
-    of its owner's bot named in its bot.toml, validated by a worker like any upload."""
-
-    plugin = forms.ChoiceField(
-        required=False, help_text="a registered bot strategy (empty for a remote bot)"
-    )
-    upload = forms.FileField(
-        required=False,
-        label="Bundle",
-        help_text="a bundle zip (docs/bots.md): becomes the next version of the owner's bot "
-        "(you, when no owner is chosen); leave the plugin empty",
-    )
-
-    class Meta:
-        model = Bot
-        fields = [
-            "name",
-            "version",
-            "plugin",
-            "url",
-            "params",
-            "description",
-            "owner",
-            "is_active",
-        ]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["plugin"].choices = [("", "---"), *registry_choices(registry().bots)]
-        self.fields["name"].required = False
-        if self.instance.pk is not None:
-            del self.fields["upload"]  # a version is what was uploaded: upload a new one
-
-    def clean(self):
-        data = super().clean()
-        upload = data.get("upload")
-        if upload is not None:
-            from tournaments.bundles.uploads import check_bundle, read_upload
-
-            try:
-                check_bundle(read_upload(upload))
-            except ValidationError as exc:
-                raise ValidationError({"upload": exc.messages}) from None
-            upload.seek(0)
-        elif not self.instance.is_bundle:
-            if not data.get("plugin") and not data.get("url"):
-                self.add_error(
-                    "plugin", "choose a plugin, or upload a bundle (or give a remote bot's URL)"
-                )
-            if not data.get("name"):
-                self.add_error("name", "a bot needs a name")
-        return data
-
-    def _post_clean(self):
-        if self.cleaned_data.get("upload") is None:
-            super()._post_clean()
 
 
-@admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):
-    form = BotForm
-    list_display = [
-        "name",
-        "version",
-        "kind",
-        "status",
-        "plugin",
-        "owner",
-        "is_active",
-        "entries_count",
-        "created_at",
-    ]
-    list_filter = ["kind", "status", "plugin", "is_active"]
-    search_fields = ["name", "plugin", "description", "owner__username"]
-    autocomplete_fields = ["owner"]
-    readonly_fields = [
-        "player",
-        "kind",
-        "status",
-        "status_reason",
-        "sha256",
-        "size",
-        "bundle",
-        "manifest",
-        "validation",
-        "log",
-        "validated_at",
-        "created_at",
-    ]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("owner").annotate(n=Count("entries"))
-
-    @admin.display(description="tournaments", ordering="n")
-    def entries_count(self, bot: Bot) -> int:
-        return bot.n
-
-    def get_fields(self, request, obj=None):
-        fields = super().get_fields(request, obj)
-        return [f for f in fields if f != "upload"] if obj is not None else fields
-
-    def save_form(self, request, form, change):
-        upload = form.cleaned_data.get("upload")
-        if upload is None or change:
-            return super().save_form(request, form, change)
-        from tournaments.bundles.uploads import upload_version
-
-        owner = form.cleaned_data.get("owner") or request.user
-        bot = upload_version(owner, upload, description=form.cleaned_data.get("description", ""))
-        bot.uploaded_here = True
-        return bot
-
-    def save_model(self, request, obj, form, change):
-        if not getattr(obj, "uploaded_here", False):  # an upload is saved already
-            super().save_model(request, obj, form, change)
-
-    def save_related(self, request, form, formsets, change):
-        if hasattr(form, "save_m2m"):  # an upload saved no form (a Bot has no many-to-many)
-            super().save_related(request, form, formsets, change)
 
 
-@admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
-    list_display = ["player", "variant", "shown", "mu", "sigma", "matches", "updated_at"]
-    list_filter = ["variant", "player__kind"]
-    search_fields = ["player__name"]
-    ordering = ["variant", "-mu"]
-    list_select_related = ["player"]
-
-    @admin.display(description="rating ± 95%")
-    def shown(self, rating: Rating) -> str:
-        return rating.display
 
 
 # --- tournaments --------------------------------------------------------------------------
 
 
-class TableSettingsInline(admin.StackedInline):
-    model = TableSettings
-    can_delete = False
-    filter_horizontal = ["invited"]
-    # A player's own table (play page) gets its master and daily deals when it is opened.
-    readonly_fields = ["master", "daily"]
-    extra = 1
-    max_num = 1
 
 
 class EntrantFormSet(forms.BaseInlineFormSet):
@@ -348,10 +157,18 @@ def tournament_fieldsets(draft: bool) -> list:
         ),
         *formats,
         (
+            "Time control",
+            {
+                "fields": ["turn_seconds", "bank_seconds", "increment_seconds", "competitive"],
+                "description": "the time per decision (bots and people), a bot's bank per game "
+                "with its increment per decision, and whether results count",
+            },
+        ),
+        (
             "Registration",
             {"fields": ["registration_open", "registration_deadline", "max_entrants"]},
         ),
-        ("History", {"fields": ["created_by", "created_at", "started_at", "finished_at"]}),
+        ("History", {"fields": ["kind", "created_by", "created_at", "started_at", "finished_at"]}),
     ]
 
 
@@ -368,13 +185,19 @@ class TournamentAdmin(admin.ModelAdmin):
         "progress_figure",
         "created_at",
     ]
-    list_filter = ["status", "variant", "format", "players"]
+    list_filter = ["status", "kind", "variant", "format", "players"]
     search_fields = ["name", "variant"]
     date_hierarchy = "created_at"
-    inlines = [TableSettingsInline, EntrantInline]
-    readonly_fields = ["status", "created_at", "started_at", "finished_at", "progress_figure"]
+    inlines = [EntrantInline]
+    readonly_fields = [
+        "status",
+        "kind",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "progress_figure",
+    ]
     actions = ["start_tournaments", "pause_tournaments", "resume_tournaments", "cancel_tournaments"]
-    list_select_related = ["table_settings"]
     autocomplete_fields = ["created_by"]
 
     def get_queryset(self, request):
@@ -408,9 +231,10 @@ class TournamentAdmin(admin.ModelAdmin):
         return shown_seed(tournament.seed, tournament_seed_revealed(tournament))
 
     def get_inlines(self, request, obj):
+        entrants = EntrantInline
         if obj is not None and obj.status != Tournament.Status.DRAFT:
-            return [TableSettingsInline, ReadOnlyEntrantInline]
-        return self.inlines
+            entrants = ReadOnlyEntrantInline
+        return [*TOURNAMENT_INLINES, entrants]
 
     def get_urls(self):
         view = self.admin_site.admin_view
@@ -474,23 +298,6 @@ class TournamentAdmin(admin.ModelAdmin):
         self._each(request, queryset, lifecycle.cancel, "cancelled")
 
 
-@admin.register(TableSettings)
-class TableSettingsAdmin(admin.ModelAdmin):
-    list_display = [
-        "tournament",
-        "turn_seconds",
-        "competitive",
-        "stake",
-        "private",
-        "spectators",
-        "master",
-        "daily",
-    ]
-    list_filter = ["competitive", "private", "spectators", "daily"]
-    search_fields = ["tournament__name", "master__name"]
-    filter_horizontal = ["invited"]
-    list_select_related = ["tournament", "master"]
-    readonly_fields = ["master", "daily"]
 
 
 @admin.register(Entrant)
@@ -578,7 +385,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["key", "tournament__name", "entrant_a__name", "entrant_b__name"]
     list_select_related = ["tournament", "round", "entrant_a", "entrant_b", "winner"]
     inlines = [GameInline]
-    actions = ["rerun_matches", "start_human_matches", "download_records"]
+    actions = MATCH_ACTIONS  # the list itself: what the apps above add shows too
     readonly_fields = [
         "tournament",
         "round",
@@ -604,12 +411,9 @@ class MatchAdmin(admin.ModelAdmin):
         "terminations",
         "summary",
         "rated",
-        "to_act",
-        "turn_deadline",
     ]
-    # The cards of a game in play: not even on the admin's screen; the seed is shown by
-    # deal_seed, a commitment until the match is done.
-    exclude = ["live_record", "seed"]
+    # The seed is shown by deal_seed: a commitment until the match is done.
+    exclude = ["seed"]
 
     @admin.display(description="seed")
     def deal_seed(self, match: Match) -> str:
@@ -652,20 +456,6 @@ class MatchAdmin(admin.ModelAdmin):
             self.message_user(
                 request, f"{done} match(es) sent to be played again", messages.SUCCESS
             )
-
-    @admin.action(description="Start matches with human seats now (absent humans are played for)")
-    def start_human_matches(self, request, queryset):
-        from play.services import PlayError, start_match
-
-        done = 0
-        for match in queryset:
-            try:
-                start_match(match.pk)
-                done += 1
-            except PlayError as exc:
-                self.message_user(request, f"{match.key}: {exc}", messages.ERROR)
-        if done:
-            self.message_user(request, f"{done} match(es) started", messages.SUCCESS)
 
     @admin.action(description="Download the game records (JSON lines)")
     def download_records(self, request, queryset):

@@ -11,7 +11,7 @@ only the selected one counts).
 The fields show the values the games will be played with: choosing a preset fills them in, and
 what is saved as `options` is what differs from the preset (or the variant's defaults), so the
 saved tournament plays exactly what the form showed. Everything is then checked by the model's
-`clean()`, the same checks as the API (`tournaments.validation`).
+`clean()`, the same checks as the API (`tournaments.checks`).
 """
 
 from __future__ import annotations

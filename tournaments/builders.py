@@ -12,9 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from engine.plugins import registry
-from tournaments.bot_names import is_qualified, names_a_user, resolve_operator, resolve_qualified
-from tournaments.bundles.operator import is_bundle_path, operator_bundle
-from tournaments.models import Bot, Entrant, TableSettings, Tournament
+from submitted_bots.bundles.operator import is_bundle_path, operator_bundle
+from submitted_bots.models import Bot
+from submitted_bots.names import is_qualified, names_a_user, resolve_operator, resolve_qualified
+from tournaments.models import Entrant, Tournament
 
 BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
 
@@ -31,7 +32,7 @@ def parse_bot_items(items: Sequence[str]) -> list[str]:
 
 
 def bots_named(names: Sequence[str]) -> list[Bot]:
-    """A Bot row per item (tournaments/bot_names.py says how names are read):
+    """A Bot row per item (submitted_bots/names.py says how names are read):
 
     - a registered plugin name, or the name of a bot the operator saved (no owner): that bot; a
       plugin named k times becomes k distinct bots ("random", "random #2", ...), each with its
@@ -135,6 +136,8 @@ def create_tournament(
         games_per_match=games_per_match,
         pairs_per_match=pairs_per_match,
         seeding=seeding,
+        competitive=competitive,
+        turn_seconds=turn_seconds,
         created_by=created_by,
     )
     if seed is not None:
@@ -143,9 +146,6 @@ def create_tournament(
     check_enterable(bots)
     with transaction.atomic():
         tournament.save()
-        TableSettings.objects.create(
-            tournament=tournament, competitive=competitive, turn_seconds=turn_seconds
-        )
         Entrant.objects.bulk_create(
             [Entrant(tournament=tournament, name=bot.label, bot=bot) for bot in bots]
         )

@@ -29,10 +29,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, game_seed, play_match, schedule
-from tournaments.budgets import decision_budget, playing_spec
+from players.ratings import rate
+from submitted_bots.budgets import decision_budget
+from submitted_bots.models import Bot
+from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
-from tournaments.models import Bot, Entrant, Game, Match, Tournament
-from tournaments.ratings import rate_match
+from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 from tournaments.seeds import decider_seed
 
@@ -139,7 +141,7 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
         try:
             match = (
                 Match.objects.select_for_update(of=("self",))
-                .select_related("tournament", "tournament__table_settings")
+                .select_related("tournament")
                 .get(pk=match_id)
             )
         except Match.DoesNotExist:
@@ -197,7 +199,6 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
                 "started_at",
             ]
         )
-    table = tournament.table
     spec = match_spec(tournament, match.seed, side_a.bot, side_b.bot)
     return Claim(
         match_id=match.pk,
@@ -206,7 +207,7 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
         attempt=match.attempts,
         spec=spec,
         needs_winner=needs_winner(tournament),
-        competitive=table.competitive,
+        competitive=tournament.competitive,
         team_a=rated_player_ids(side_a),
         team_b=rated_player_ids(side_b),
         lease=lease,
@@ -215,11 +216,11 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
 
 def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> MatchSpec:
     """What the engine plays for a match of this tournament between two bots."""
-    turn_seconds = tournament.table.turn_seconds
+    turn_seconds = tournament.turn_seconds
     return MatchSpec(
         variant=tournament.variant,
-        side_a=playing_spec(bot_a, turn_seconds),
-        side_b=playing_spec(bot_b, turn_seconds),
+        side_a=spec_for(bot_a, turn_seconds),
+        side_b=spec_for(bot_b, turn_seconds),
         players=tournament.players,
         options=tournament.options,
         preset=tournament.preset or None,
@@ -408,7 +409,8 @@ def record(claim: Claim, played: Played) -> bool:
             "error",
         ]
         if claim.competitive and not match.rated:
-            rate_match(match, claim.team_a, claim.team_b)
+            winner = None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
+            rate(match.tournament.variant, claim.team_a, claim.team_b, winner)
             match.rated = True
             fields.append("rated")
         match.save(update_fields=fields)

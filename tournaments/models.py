@@ -1,9 +1,13 @@
-"""Players, bots, tournaments and everything a tournament is made of.
+"""Tournaments and everything a tournament is made of: entrants, rounds, matches, games.
 
-A Player is whoever gets a rating: a user account or a bot (every Bot has its Player). An Entrant
-is a tournament's participant: one bot (which plays every seat of its team), or a team of one or
-two human players. Matches are created by the format bridge (`tournaments.scheduling`) and played
-by workers (`tournaments.execution`); a Game row holds one game record (RECORDS.md).
+An Entrant is a tournament's participant: one bot version (submitted_bots.Bot, which plays every
+seat of its team), or a team of one or two human players (players.Player). Matches are created by
+the format bridge (`tournaments.scheduling`) and played by workers (`tournaments.execution`), or
+at tables where people sit (the `tables` app); a Game row holds one game record (RECORDS.md).
+
+A player's own table (opened from the play page) is a two-entrant tournament of kind `table`,
+and the ladder's matches belong to tournaments of kind `ladder`: the pages and the admin list
+competitions apart from them.
 """
 
 from __future__ import annotations
@@ -14,184 +18,9 @@ from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from players.models import Player
+from submitted_bots.models import Bot
 from tournaments.seeds import new_tournament_seed
-
-# RULES.md section 5: every player starts with chips to stake at competitive tables (staff may
-# change a balance in the admin; every change is a ChipTransfer row).
-STARTING_CHIPS = 1000
-
-
-class Player(models.Model):
-    class Kind(models.TextChoices):
-        HUMAN = "human", "human"
-        BOT = "bot", "bot"
-
-    name = models.CharField(max_length=200, unique=True)
-    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="player",
-    )
-    chips = models.PositiveBigIntegerField(
-        default=STARTING_CHIPS, help_text="chips to stake at competitive tables (humans)"
-    )
-    ranking_points = models.PositiveIntegerField(
-        default=0, help_text="+20 per competitive game won, +5 per game lost (humans)"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(kind="bot", user__isnull=True) | Q(kind="human"),
-                name="player_bot_has_no_user",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-def bundle_storage():
-    """Where uploaded bundles are kept: the `bundles` entry of settings.STORAGES (a folder under
-    var/ by default; any Django storage, e.g. S3-compatible, by setting)."""
-    from tournaments.bundles.storage import BundleStorage
-
-    return BundleStorage()
-
-
-def bundle_path(bot: Bot, filename: str) -> str:
-    return f"{bot.owner_id or 'operator'}/{bot.name}/v{bot.version}-{bot.sha256[:16]}.zip"
-
-
-class BotQuerySet(models.QuerySet):
-    def enterable(self):
-        """Bots that may be entered in a tournament: active and validated."""
-        return self.filter(is_active=True, status=Bot.Status.READY)
-
-
-class Bot(models.Model):
-    """A bot: a registered plugin with its parameters, an uploaded bundle (docs/bots.md), or a
-    remote bot at a URL, called over HTTP (docs/remote-bots.md). A new version is a new Bot,
-    with a Player of its own, rated apart. A user's bots are known by owner and name
-    (`alice/greedy v3`); names of the registered plugins are reserved for the built-ins
-    (tournaments/bot_names.py)."""
-
-    class Kind(models.TextChoices):
-        PLUGIN = "plugin", "registered plugin"
-        BUNDLE = "bundle", "uploaded bundle"
-        REMOTE = "remote", "remote bot (a URL)"
-
-    class Status(models.TextChoices):
-        VALIDATING = "validating", "validating"
-        READY = "ready", "ready"
-        REJECTED = "rejected", "rejected"
-        RETIRED = "retired", "retired"
-
-    objects = BotQuerySet.as_manager()
-
-    name = models.CharField(max_length=100)
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLUGIN)
-    plugin = models.CharField(
-        max_length=100, blank=True, help_text="the bot's registered plugin name (plugin bots)"
-    )
-    url = models.CharField(
-        max_length=500,
-        blank=True,
-        default="",
-        help_text="a remote bot's URL, called over HTTP (docs/remote-bots.md); remote bots only",
-    )
-    params = models.JSONField(default=dict, blank=True, help_text="keyword arguments for the bot")
-    version = models.CharField(max_length=40, blank=True, default="")
-    description = models.TextField(blank=True, default="")
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="bots",
-    )
-    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="bot")
-    is_active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    # Uploaded bundles (kind "bundle"): the zip as uploaded, and what validation found.
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.READY, db_index=True
-    )
-    status_reason = models.TextField(
-        blank=True, default="", help_text="why it was rejected, in words its owner can act on"
-    )
-    bundle = models.FileField(storage=bundle_storage, upload_to=bundle_path, blank=True)
-    sha256 = models.CharField(max_length=64, blank=True, default="")
-    size = models.PositiveIntegerField(null=True, blank=True, help_text="bytes of the zip")
-    manifest = models.JSONField(default=dict, blank=True, help_text="its bot.toml")
-    validation = models.JSONField(
-        default=dict, blank=True, help_text="the smoke match: games and terminations per setting"
-    )
-    log = models.TextField(
-        blank=True, default="", help_text="what the bot wrote to standard error (owner and staff)"
-    )
-    validated_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["name", "version"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["name", "version"],
-                condition=Q(owner__isnull=True),
-                name="bot_name_version_unique",
-            ),
-            models.UniqueConstraint(
-                fields=["owner", "name", "version"],
-                condition=Q(owner__isnull=False),
-                name="bot_owner_name_version_unique",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.label
-
-    @property
-    def label(self) -> str:
-        """`alice/greedy v3` for a user's bot, `mcts-fast` for the operator's."""
-        name = f"{self.owner.username}/{self.name}" if self.owner_id else self.name
-        return f"{name} v{self.version}" if self.version else name
-
-    @property
-    def is_bundle(self) -> bool:
-        return self.kind == self.Kind.BUNDLE
-
-    @property
-    def is_enterable(self) -> bool:
-        return self.is_active and self.status == self.Status.READY
-
-    @property
-    def is_remote(self) -> bool:
-        return bool(self.url)
-
-    def clean(self) -> None:
-        from tournaments.validation import check_bot, check_remote_bot
-
-        if self.is_bundle:
-            return  # checked when uploaded (tournaments/bundles), validated by a smoke match
-        if self.url:
-            check_remote_bot(self.url, self.plugin)
-        elif not self.plugin:
-            raise ValidationError({"plugin": "a bot needs a plugin, or a url for a remote bot"})
-        else:
-            check_bot(self.plugin, self.params)
-
-    def save(self, *args, **kwargs):
-        if self.url:  # a bot with a URL is remote, however it was made (API, admin, shell)
-            self.kind = self.Kind.REMOTE
-        if self.player_id is None:
-            self.player = Player.objects.create(name=self.label, kind=Player.Kind.BOT)
-        super().save(*args, **kwargs)
 
 
 def count_per_tournament(model, **where):
@@ -237,6 +66,11 @@ class Tournament(models.Model):
         "pairs_per_match",
         "seeding",
         "seed",
+        # The time control and whether results count: bots were entered under them.
+        "turn_seconds",
+        "bank_seconds",
+        "increment_seconds",
+        "competitive",
     )
 
     class Status(models.TextChoices):
@@ -250,6 +84,11 @@ class Tournament(models.Model):
         RATING = "rating", "by rating (best first)"
         ORDER = "order", "in registration order (or the seeds given)"
         RANDOM = "random", "random, drawn from the tournament seed"
+
+    class Kind(models.TextChoices):
+        COMPETITION = "competition", "a competition (organised)"
+        TABLE = "table", "a player's own table (opened from the play page)"
+        LADDER = "ladder", "the ladder's matches (tournaments/ladder)"
 
     objects = TournamentQuerySet.as_manager()
 
@@ -274,6 +113,28 @@ class Tournament(models.Model):
     seeding = models.CharField(max_length=10, choices=Seeding.choices, default=Seeding.RATING)
     seed = models.BigIntegerField(
         default=new_tournament_seed, help_text="every deal of the tournament derives from it"
+    )
+    kind = models.CharField(
+        max_length=12, choices=Kind.choices, default=Kind.COMPETITION, db_index=True
+    )
+    # How its games are played, bots and people alike (RULES.md section 5): the time control and
+    # whether results count. The tables app keeps what only people's tables have (stakes,
+    # privacy, spectators, the disconnection grace): tables.TableSettings.
+    turn_seconds = models.PositiveIntegerField(
+        default=30,
+        help_text="thinking time per decision; past it the game plays for the seat (auto-play)",
+    )
+    bank_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="a bot's bank of thinking time per game, on top of which each decision adds "
+        "the increment; a bot that empties it loses the game by timeout (empty: no bank)",
+    )
+    increment_seconds = models.FloatField(
+        default=0, help_text="seconds added to a bot's bank per decision"
+    )
+    competitive = models.BooleanField(
+        default=True, help_text="counts for ratings (and at tables, chips and ranking points)"
     )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True
@@ -316,7 +177,7 @@ class Tournament(models.Model):
         return f"{self.name} (#{self.pk}, {self.created_at:%Y-%m-%d})"
 
     def clean(self) -> None:
-        from tournaments.validation import check_tournament
+        from tournaments.checks import check_tournament
 
         check_tournament(self)
 
@@ -325,67 +186,8 @@ class Tournament(models.Model):
         return self.status in (self.Status.RUNNING, self.Status.PAUSED)
 
     @property
-    def table(self) -> TableSettings:
-        """The table settings, with the defaults of RULES.md section 5 when none were saved."""
-        try:
-            return self.table_settings
-        except TableSettings.DoesNotExist:
-            return TableSettings(tournament=self)
-
-
-class TableSettings(models.Model):
-    """RULES.md section 5: the settings of the tables the tournament's games are played at."""
-
-    class Meta:
-        verbose_name = "table settings"
-        verbose_name_plural = "table settings"  # not "table settingss"
-
-    tournament = models.OneToOneField(
-        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="table_settings"
-    )
-    turn_seconds = models.PositiveIntegerField(
-        default=30,
-        help_text="thinking time per decision; past it the game plays for the seat (auto-play)",
-    )
-    competitive = models.BooleanField(default=True, help_text="counts for ratings; off is practice")
-    stake = models.PositiveIntegerField(default=0, help_text="chips per player per game")
-    private = models.BooleanField(default=False, help_text="only invited players may sit")
-    spectators = models.BooleanField(default=True, help_text="others may watch")
-    invited = models.ManyToManyField(Player, blank=True, related_name="invitations")
-    disconnect_grace_seconds = models.PositiveIntegerField(
-        default=180, help_text="a disconnected human is replaced by a robot after this long"
-    )
-    # A player's own table (opened from the play page) has a master: the first human seated,
-    # who changes its options between games. Staff set the tables of their tournaments.
-    master = models.ForeignKey(
-        Player,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="tables_mastered",
-        help_text="the table master (first seated) of a player's table; none for tournaments",
-    )
-    daily = models.BooleanField(
-        default=False, help_text="today's deals: the same for every daily table of these rules"
-    )
-
-    def __str__(self) -> str:
-        return f"table of {self.tournament}"
-
-    def clean(self) -> None:
-        from tournaments.validation import check_table_settings
-
-        errors = check_table_settings(self.competitive, self.stake)
-        if errors:
-            raise ValidationError(errors)
-
-    @property
-    def is_players_table(self) -> bool:
-        return self.master_id is not None
-
-    @property
-    def moves_chips(self) -> bool:
-        return self.competitive and self.stake > 0
+    def is_competition(self) -> bool:
+        return self.kind == self.Kind.COMPETITION
 
 
 class Entrant(models.Model):
@@ -513,11 +315,6 @@ class Match(models.Model):
     )
     rated = models.BooleanField(default=False)
 
-    # For the human-play flow: a match advanced up to a human decision keeps its game here.
-    live_record = models.JSONField(null=True, blank=True)
-    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
-
     class Meta:
         ordering = ["tournament", "round__number", "id"]
         verbose_name_plural = "matches"
@@ -564,74 +361,3 @@ class Game(models.Model):
         return f"{self.match.key} game {self.index}"
 
 
-class Rating(models.Model):
-    """A player's skill in one variant across tournaments (openskill): mu with uncertainty sigma."""
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    variant = models.CharField(max_length=50)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    matches = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["variant", "-mu"]
-        constraints = [
-            models.UniqueConstraint(fields=["player", "variant"], name="rating_player_variant")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} ({self.variant}): {self.display}"
-
-    @property
-    def interval(self) -> float:
-        """Half-width of the ~95% interval."""
-        return 2 * self.sigma
-
-    @property
-    def ordinal(self) -> float:
-        """A conservative estimate (mu - 3 sigma) for ranking players with few matches fairly."""
-        return self.mu - 3 * self.sigma
-
-    @property
-    def display(self) -> str:
-        return f"{self.mu:.1f} ± {self.interval:.1f}"
-
-
-class ChipTransfer(models.Model):
-    """One movement of chips, for the audit: a player's balance is STARTING_CHIPS plus the sum of
-    their rows. `player` None is the bank, which backs the robots' stakes and keeps a quarter of
-    each pot; the rows of one settled game sum to zero."""
-
-    class Kind(models.TextChoices):
-        STAKE = "stake", "stake put in the pot"
-        WIN = "win", "share of the pot won"
-        CUT = "cut", "the bank's quarter of the pot"
-        FORFEIT = "forfeit", "stake lost by abandoning a game ended amicably"
-        ADJUST = "adjust", "set by staff"
-
-    player = models.ForeignKey(
-        Player,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="chip_transfers",
-        help_text="empty: the bank",
-    )
-    amount = models.BigIntegerField(help_text="chips in (positive) or out (negative)")
-    balance_after = models.PositiveBigIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    match = models.ForeignKey(
-        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="chip_transfers"
-    )
-    game_index = models.PositiveIntegerField(null=True, blank=True)
-    note = models.CharField(max_length=200, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["match", "game_index"], name="chips_match_game")]
-
-    def __str__(self) -> str:
-        who = self.player.name if self.player_id else "bank"
-        return f"{who} {self.amount:+d} ({self.kind})"

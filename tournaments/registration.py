@@ -13,7 +13,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments.models import Bot, Entrant, Player, Tournament
+from players.models import Player
+from submitted_bots.models import Bot
+from tournaments.models import Entrant, Tournament
 
 
 class RegistrationError(Exception):
@@ -155,7 +157,7 @@ def enter_bot(tournament_id: int, user, bot_id) -> Entrant:
 
 def enter_self(tournament_id: int, user) -> Entrant:
     """Enter the user as a human entrant (a team of one; in 2 v 2, a robot partners them)."""
-    from play.services import player_for
+    from players.people import player_for
 
     with transaction.atomic():
         tournament = _lock_open(tournament_id)

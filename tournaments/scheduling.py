@@ -20,9 +20,10 @@ from django.utils import timezone
 
 from engine.plugins import get_format
 from formats import Format, MatchResult, Pairing
-from tournaments.models import Entrant, Match, Rating, Round, Tournament
+from players.models import Rating
+from tournaments.checks import check_entrant_count, check_entry_budgets, check_tournament
+from tournaments.models import Entrant, Match, Round, Tournament
 from tournaments.seeds import derive_seed, match_seed
-from tournaments.validation import check_entrant_count, check_entry_budgets, check_tournament
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ def rated_player_ids(entrant: Entrant) -> list[int]:
 
 def entrant_strengths(tournament: Tournament, entrants: list[Entrant]) -> dict[int, float]:
     """A team's mean ordinal in the tournament's variant (unrated players count as new ones)."""
-    from tournaments.ratings import default_ordinal
+    from players.ratings import default_ordinal
 
     players = {e.id: rated_player_ids(e) for e in entrants}
     ordinals = dict(

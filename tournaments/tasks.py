@@ -8,19 +8,9 @@ one result.
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
 
+from stack.retries import retry_countdown
 from tournaments import dispatch, execution
-
-# A busy or failed match is tried again after at most this long; kept well under the Redis
-# visibility timeout so that a waiting retry is not mistaken for a lost message.
-MAX_RETRY_COUNTDOWN = 60.0
-
-
-def retry_countdown(wait: float) -> float:
-    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout")
-    cap = min(MAX_RETRY_COUNTDOWN, visibility / 2) if visibility else MAX_RETRY_COUNTDOWN
-    return max(0.5, min(wait + 0.5, cap))
 
 
 @shared_task(
@@ -51,18 +41,3 @@ def sweep() -> int:
     return dispatch.sweep()
 
 
-@shared_task(
-    bind=True, name="tournaments.validate_bot", acks_late=True, ignore_result=True, max_retries=40
-)
-def validate_bot(self, *, bot_id: int) -> str:
-    """The smoke match of a newly uploaded bot version (tournaments/bundles/validation.py). On
-    a worker that cannot build the jail the version stays `validating` and the task is tried
-    again (another worker, or this one once fixed), rather than rejecting a bot for the
-    server's trouble."""
-    from engine.jail.probe import JailUnavailable
-    from tournaments.bundles.validation import validate_version
-
-    try:
-        return validate_version(bot_id)
-    except JailUnavailable as exc:
-        raise self.retry(countdown=retry_countdown(30.0), exc=exc) from None

@@ -7,10 +7,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from players.models import Rating
 from tests.factories import BotFactory, GameFactory, finish
 from tournaments import lifecycle, scheduling
 from tournaments.builders import create_tournament
-from tournaments.models import Match, Rating
+from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 

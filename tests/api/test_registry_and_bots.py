@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from players.models import Player
+from submitted_bots.models import Bot
 from tests.factories import BotFactory, EntrantFactory, PlayerFactory, UserFactory
 from tests.surface import client_for
-from tournaments.models import Bot, Player
 
 pytestmark = pytest.mark.django_db
 

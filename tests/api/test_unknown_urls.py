@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
-from tournaments.api.errors import not_found
+from restapi.errors import not_found
 
 pytestmark = pytest.mark.django_db
 

@@ -7,13 +7,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from submitted_bots.models import Bot
 from tests.factories import UserFactory
-from tournaments.models import Bot
 
 from .zips import good_zip
 
 pytestmark = pytest.mark.django_db
-ADD = "/admin/tournaments/bot/add/"
+ADD = "/admin/submitted_bots/bot/add/"
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_staff_upload_a_version_for_a_user(
     bot = Bot.objects.get()
     assert bot.label == "alice/greedy v1" and bot.status == "validating"
     assert queued_validations == [bot.pk]
-    assert staff_client.get(f"/admin/tournaments/bot/{bot.pk}/change/").status_code == 200
+    assert staff_client.get(f"/admin/submitted_bots/bot/{bot.pk}/change/").status_code == 200
 
 
 def test_a_bad_bundle_in_the_admin_is_a_form_error(staff_client, staff):

@@ -20,7 +20,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
 def validating_worker(monkeypatch):
     from django.db import connection
 
-    from tournaments.bundles.validation import validate_version
+    from submitted_bots.smoke_match import validate_version
 
     def validate(bot_id: int) -> None:
         try:
@@ -29,7 +29,7 @@ def validating_worker(monkeypatch):
             connection.close()
 
     monkeypatch.setattr(
-        "tournaments.bundles.uploads.publish_validation",
+        "submitted_bots.bundles.uploads.publish_validation",
         lambda bot_id: threading.Thread(target=validate, args=(bot_id,), daemon=True).start(),
     )
 
@@ -43,7 +43,7 @@ def test_a_bundle_uploaded_from_my_bots_is_validated(
     jail_or_skip()
     from django.contrib.auth import get_user_model
 
-    from tournaments.bundles.operator import zipped
+    from submitted_bots.bundles.operator import zipped
 
     archive = tmp_path / "node-greedy.zip"
     archive.write_bytes(zipped(EXAMPLES / "node-greedy"))

@@ -6,8 +6,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from players.models import Rating
+from submitted_bots.models import Bot
 from tests.factories import BotFactory, UserFactory
-from tournaments.models import Bot, Rating
 
 from .zips import good_zip, make_zip
 

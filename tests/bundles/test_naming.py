@@ -11,9 +11,10 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from submitted_bots.models import Bot
 from tests.factories import BotFactory, UserFactory
 from tournaments.builders import bots_named
-from tournaments.models import Bot, Entrant
+from tournaments.models import Entrant
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ import os
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from submitted_bots.models import Bot
 from tests.factories import UserFactory
 from tests.surface import client_for
-from tournaments.models import Bot
 
 from .zips import GOOD_MANIFEST, good_zip, make_zip
 
@@ -192,7 +192,7 @@ def test_a_user_waits_for_their_validations_before_uploading_more(user_api, sett
 
 def test_a_worker_without_a_jail_leaves_the_version_validating(user_api, monkeypatch):
     from engine.jail.probe import JailUnavailable
-    from tournaments.bundles import validation
+    from submitted_bots import smoke_match as validation
 
     bot_id = upload(user_api, good_zip()).json()["id"]
 

@@ -12,10 +12,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
+from players.models import Rating
+from submitted_bots.bundles.operator import zipped
+from submitted_bots.models import Bot
+from submitted_bots.smoke_match import validate_version
 from tests.jail.conftest import jail_or_skip
-from tournaments.bundles.operator import zipped
-from tournaments.bundles.validation import validate_version
-from tournaments.models import Bot, Rating
 
 from .hostile_bundles import write_bundle
 

@@ -3,8 +3,8 @@ transaction on PostgreSQL, where a lock would be an error)."""
 
 from __future__ import annotations
 
-from play.models import LiveMatch
-from play.services import Table, table_of
+from tables.models import LiveMatch
+from tables.services import Table, table_of
 from tournaments.models import Match
 
 

@@ -9,13 +9,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from play.models import LiveMatch, Presence
-from play.services import advance
+from tables.models import LiveMatch, Presence
+from tables.services import advance
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tests.play.tables import table_now
 from tests.surface import client_for
 from tournaments import lifecycle
-from tournaments.models import Entrant, Game, Match, TableSettings, Tournament
+from tournaments.models import Entrant, Game, Match, Tournament
 
 pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
@@ -169,7 +169,7 @@ def test_turn_seconds_run_out_and_the_game_plays_for_the_human(api):
 
 def test_the_turn_timer_is_set_from_the_table_settings():
     match, (human,) = human_vs_bot()
-    TableSettings.objects.filter(tournament=match.tournament).update(turn_seconds=45)
+    Tournament.objects.filter(pk=match.tournament_id).update(turn_seconds=45)
     client, state = open_match(match, human)
     assert 40 < state["seconds_left"] <= 45
 
@@ -230,7 +230,7 @@ def test_a_practice_game_against_a_bot(user_api, user):
     state = response.json()
     assert state["waiting"] == "human" and state["your_turn"]
     tournament = Tournament.objects.get(pk=state["tournament"]["id"])
-    assert tournament.table.competitive is False
+    assert tournament.competitive is False
     mine = user_api.get("/api/play/matches/").json()
     assert mine[0]["match"] == state["match"] and mine[0]["your_turn"] is True
 
@@ -260,9 +260,9 @@ def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
     settings.TRUCO_INSTANT_BOT_PLUGINS = frozenset()  # random replies from a worker too
     sent = []
     monkeypatch.setattr(
-        "play.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
+        "tables.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
     )
-    monkeypatch.setattr("play.tasks.expire_turn.apply_async", lambda **kwargs: None)
+    monkeypatch.setattr("tables.tasks.expire_turn.apply_async", lambda **kwargs: None)
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
     # The robots' first turns, when the table opens, go to a worker too (a request that ran a
@@ -285,7 +285,7 @@ def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
 
 
 def test_a_late_timer_changes_nothing_once_the_decision_was_taken():
-    from play.services import expire
+    from tables.services import expire
 
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
@@ -327,7 +327,7 @@ def test_staff_start_a_human_match_without_its_humans(staff):
 
 
 def test_competitive_off_is_practice_and_changes_no_rating(user_api, user):
-    from tournaments.models import Rating
+    from players.models import Rating
 
     state = user_api.post(
         "/api/play/quick/",
@@ -341,7 +341,7 @@ def test_competitive_off_is_practice_and_changes_no_rating(user_api, user):
 
 
 def test_competitive_on_rates_the_human_and_the_bot():
-    from tournaments.models import Rating
+    from players.models import Rating
 
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
@@ -510,7 +510,7 @@ def test_moves_thought_on_a_table_that_moved_meanwhile_are_dropped():
     write finds the table moved and keeps nothing of its own: no move is played twice."""
     from django.db import transaction
 
-    from play.services import record_thinking, think
+    from tables.services import record_thinking, think
 
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
@@ -557,12 +557,12 @@ def test_robots_playing_for_an_absent_person_give_the_worker_back_between_slices
     advance now thinks for a slice, saves, and queues the rest behind the other tables."""
     import time
 
-    import play.services
+    import tables.services
     from engine.plugins import registry
 
     monkeypatch.setitem(registry().bots, "slow-robot", SlowRobot)
     settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"slow-robot", "heuristic"})
-    monkeypatch.setattr(play.services, "ADVANCE_SLICE_SECONDS", 0.5)
+    monkeypatch.setattr(tables.services, "ADVANCE_SLICE_SECONDS", 0.5)
     match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
     Entrant.objects.filter(tournament=match.tournament, bot__isnull=False).update(
         bot=BotFactory(plugin="slow-robot")
@@ -574,9 +574,9 @@ def test_robots_playing_for_an_absent_person_give_the_worker_back_between_slices
     settings.TRUCO_PLAY_INLINE = False
     sent = []
     monkeypatch.setattr(
-        "play.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
+        "tables.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
     )
-    monkeypatch.setattr("play.tasks.expire_turn.apply_async", lambda **kwargs: None)
+    monkeypatch.setattr("tables.tasks.expire_turn.apply_async", lambda **kwargs: None)
     before = len(LiveMatch.objects.get(match=match).actions)
     started = time.monotonic()
     advance(match.pk)
@@ -594,15 +594,15 @@ def test_robots_playing_for_an_absent_person_give_the_worker_back_between_slices
 def test_a_request_leaves_the_robots_to_a_running_worker_unless_it_lost_them(settings, monkeypatch):
     """With a play worker running, a request that saw the robots waiting five seconds ran
     them itself, jail and all: 15 to 40 s answers, the same decisions thought twice."""
-    import play.services
-    from play.services import catch_up
+    import tables.services
+    from tables.services import catch_up
 
     match, (human,) = human_vs_bot()
     open_match(match, human)
     settings.TRUCO_PLAY_INLINE = False
-    monkeypatch.setattr(play.services, "play_worker_alive", lambda: True)
+    monkeypatch.setattr(tables.services, "play_worker_alive", lambda: True)
     ran = []
-    monkeypatch.setattr(play.services, "advance", lambda match_id: ran.append(match_id))
+    monkeypatch.setattr(tables.services, "advance", lambda match_id: ran.append(match_id))
     live = LiveMatch.objects.get(match=match)
     LiveMatch.objects.filter(pk=live.pk).update(
         waiting="bots", updated_at=timezone.now() - timedelta(seconds=10)
@@ -618,7 +618,7 @@ def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for()
     """With turn_seconds 0 nothing ever played for a person who left: the table waited for
     them for good. The next request now has the robot play their turn."""
     match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
-    TableSettings.objects.filter(tournament=match.tournament).update(turn_seconds=0)
+    Tournament.objects.filter(pk=match.tournament_id).update(turn_seconds=0)
     client, state = open_match(match, human)
     assert state["waiting"] == "human" and state["turn_deadline"] is None
     ply = len(LiveMatch.objects.get(match=match).actions)
@@ -635,21 +635,21 @@ def test_without_a_timer_a_request_hands_the_absent_persons_turn_to_a_running_wo
 ):
     """Any visitor's request (anonymous ones too) ran the robot for the absent person in the web
     process, every request again, even with a play worker running."""
-    import play.services
-    from play.services import catch_up
+    import tables.services
+    from tables.services import catch_up
 
     match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
-    TableSettings.objects.filter(tournament=match.tournament).update(turn_seconds=0)
+    Tournament.objects.filter(pk=match.tournament_id).update(turn_seconds=0)
     open_match(match, human)
     long_ago = timezone.now() - timedelta(seconds=61)
     Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
     LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago, updated_at=long_ago)
     settings.TRUCO_PLAY_INLINE = False
-    monkeypatch.setattr(play.services, "play_worker_alive", lambda: True)
+    monkeypatch.setattr(tables.services, "play_worker_alive", lambda: True)
     ran, sent = [], []
-    monkeypatch.setattr(play.services, "advance", lambda match_id: ran.append(match_id))
+    monkeypatch.setattr(tables.services, "advance", lambda match_id: ran.append(match_id))
     monkeypatch.setattr(
-        "play.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
+        "tables.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
     )
     for _ in range(5):
         catch_up(match.pk)
@@ -659,12 +659,12 @@ def test_without_a_timer_a_request_hands_the_absent_persons_turn_to_a_running_wo
 def test_a_table_refused_at_its_deal_is_not_left_behind(monkeypatch):
     """Chips staked at another table between the creation and the deal: the deal refuses, and
     the new table no longer stays in play, counted against the player's tables."""
-    import play.services
+    import tables.services
 
     def refuse(*args, **kwargs):
-        raise play.services.PlayError("you cannot sit here", 403)
+        raise tables.services.PlayError("you cannot sit here", 403)
 
-    monkeypatch.setattr(play.services, "open_match", refuse)
+    monkeypatch.setattr(tables.services, "open_match", refuse)
     player = PlayerFactory()
     response = client_for(player.user).post(
         "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"

@@ -7,7 +7,7 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.plugins import registry
-from play.session import GameSetup, LiveGame, NotYourTurn
+from tables.session import GameSetup, LiveGame, NotYourTurn
 
 SETUP = GameSetup("paulista", 2, seed=42)
 

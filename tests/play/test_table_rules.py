@@ -14,20 +14,24 @@ from django.db.models import Sum
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from play.models import ChatMessage, LiveMatch, Presence, SettledGame
-from play.services import advance
+from players.models import Player, Rating
+from tables import chips
+from tables.chips import wallet_of
+from tables.models import (
+    STARTING_CHIPS,
+    ChatMessage,
+    ChipTransfer,
+    LiveMatch,
+    Presence,
+    SettledGame,
+    Wallet,
+    settings_of,
+)
+from tables.services import advance
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tests.play.tables import table_now
-from tournaments import chips, lifecycle
-from tournaments.models import (
-    STARTING_CHIPS,
-    ChipTransfer,
-    Entrant,
-    Match,
-    Player,
-    Rating,
-    Tournament,
-)
+from tournaments import lifecycle
+from tournaments.models import Entrant, Match, Tournament
 
 pytestmark = pytest.mark.postgres  # row locks and commits as in production
 
@@ -97,8 +101,9 @@ def winner_and_loser(match_id: int, a: Player, b: Player) -> tuple[Player, Playe
     return (a, b) if game["winner"] == a_team else (b, a)
 
 
-def fresh(*players: Player) -> list[Player]:
-    return [Player.objects.get(pk=p.pk) for p in players]
+def fresh(*players: Player) -> list[Wallet]:
+    """The players' wallets as they are now (chips and ranking points)."""
+    return [wallet_of(Player.objects.get(pk=p.pk)) for p in players]
 
 
 def ledger_sum(**where) -> int:
@@ -118,8 +123,8 @@ def test_stake_winners_share_the_pot_and_the_bank_keeps_a_quarter():
     assert (winner.chips, loser.chips) == (STARTING_CHIPS + 50, STARTING_CHIPS - 100)
     assert chips.bank_balance() == 50
     assert ledger_sum(match=match) == 0  # no chip created or lost: the bank's share is a row
-    for player in (winner, loser):
-        assert player.chips == STARTING_CHIPS + ledger_sum(player=player)
+    for wallet in (winner, loser):
+        assert wallet.chips == STARTING_CHIPS + ledger_sum(player=wallet.player)
     settled = SettledGame.objects.get(match=match)
     assert (settled.pot, settled.bank_share) == (200, 50)
 
@@ -147,7 +152,7 @@ def test_stake_against_a_bot_is_an_even_bet_the_bank_backs_the_bot():
 
 def test_stake_a_player_without_enough_chips_cannot_sit_at_a_staked_table():
     match, (ana, bea) = tournament_table(competitive=True, stake=100)
-    Player.objects.filter(pk=ana.pk).update(chips=40)
+    Wallet.objects.update_or_create(player=ana, defaults={"chips": 40})
     refused = client(ana).post(url(match, "open"))
     assert refused.status_code == 403
     assert (
@@ -155,7 +160,7 @@ def test_stake_a_player_without_enough_chips_cannot_sit_at_a_staked_table():
         and "you have 40" in refused.json()["detail"]
     )
     poor = PlayerFactory()
-    Player.objects.filter(pk=poor.pk).update(chips=10)
+    Wallet.objects.update_or_create(player=poor, defaults={"chips": 10})
     table = client(poor).post(
         "/api/play/quick/",
         {"variant": "paulista", "bot": "random", "competitive": True, "stake": 50},
@@ -197,7 +202,7 @@ def test_competitive_off_practice_moves_no_chips_and_gives_no_points():
 
 
 def test_stake_of_a_game_is_paid_once_even_if_it_is_settled_again():
-    from play.settlement import settle_game
+    from tables.settlement import settle_game
 
     match, (ana, bea) = tournament_table(competitive=True, stake=100)
     client(ana, "10.0.0.1").post(url(match, "open"))
@@ -206,7 +211,7 @@ def test_stake_of_a_game_is_paid_once_even_if_it_is_settled_again():
     robots_finish(match.pk)
     balances = [p.chips for p in fresh(ana, bea)]
     # A match played again (re-run) ends its games again: they are not paid twice.
-    assert settle_game(match.pk, 0, match.tournament.table, table.seats, 0) is None
+    assert settle_game(match.pk, 0, settings_of(match.tournament), table.seats, 0) is None
     assert [p.chips for p in fresh(ana, bea)] == balances
     assert SettledGame.objects.filter(match=match).count() == 1
 
@@ -224,12 +229,13 @@ def test_stake_balances_show_in_the_api_and_staff_set_them_in_the_admin_through_
     assert players[bot.label]["chips"] is None  # the bank backs bots: they hold no chips
     browser = Client()
     browser.force_login(staff)
-    change = reverse("admin:tournaments_player_change", args=[ana.pk])
-    form = {"name": ana.name, "kind": "human", "user": ana.user_id, "chips": 2500}
+    wallet_of(ana)  # a person's wallet, made with the starting chips on first need
+    change = reverse("admin:play_wallet_change", args=[ana.pk])
+    form = {"player": ana.pk, "chips": 2500}
     assert browser.post(change, form).status_code == 302
-    ana.refresh_from_db()
     row = ChipTransfer.objects.get(player=ana)
-    assert ana.chips == 2500 and (row.amount, row.kind, row.balance_after) == (1500, "adjust", 2500)
+    assert fresh(ana)[0].chips == 2500
+    assert (row.amount, row.kind, row.balance_after) == (1500, "adjust", 2500)
     assert staff.username in row.note
     assert "1 movements" in browser.get(change).content.decode()
 
@@ -274,14 +280,14 @@ def test_ranking_only_competitive_games_count_bots_get_no_points():
     client(ana).post(url(match, "open"))
     robots_finish(match.pk)
     assert fresh(ana)[0].ranking_points in (20, 5)
-    assert not Player.objects.filter(kind="bot", ranking_points__gt=0).exists()
+    assert not Wallet.objects.filter(player__kind="bot", ranking_points__gt=0).exists()
 
 
 def test_ranking_points_are_on_the_ratings_page():
     from django.test import Client
 
     ana = PlayerFactory()
-    Player.objects.filter(pk=ana.pk).update(ranking_points=45)
+    Wallet.objects.update_or_create(player=ana, defaults={"ranking_points": 45})
     page = Client().get("/ratings/?variant=paulista").content.decode()
     assert "Ranking points" in page and ana.name in page and ">45<" in page
 
@@ -409,7 +415,7 @@ def test_table_master_deals_only_when_everyone_seated_covers_the_stake():
     master, guest = PlayerFactory(), PlayerFactory()
     match_id = own_table(master, competitive=True, stake=100)["match"]
     seat_all(match_id, [(guest, "10.0.0.2")])
-    Player.objects.filter(pk=guest.pk).update(chips=30)
+    Wallet.objects.update_or_create(player=guest, defaults={"chips": 30})
     refused = client(master).post(url(match_id, "open"))
     assert refused.status_code == 409 and f"{guest.name} (30)" in refused.json()["detail"]
     client(master).patch(url(match_id, "table"), {"stake": 30}, format="json")
@@ -475,9 +481,9 @@ def test_amicable_end_robots_do_not_vote_and_a_player_who_abandoned_loses_the_st
     )
     vote = client(ana).post(url(match_id, "end-vote"), {}, format="json").json()
     assert vote["voters"] == [ana.pk] and vote["ended"] is True
-    ana, bea = fresh(ana, bea)
-    assert ana.chips == STARTING_CHIPS  # the stake stays with whoever stayed
-    assert bea.chips == STARTING_CHIPS - 100 and chips.bank_balance() == 100
+    ana_wallet, bea_wallet = fresh(ana, bea)
+    assert ana_wallet.chips == STARTING_CHIPS  # the stake stays with whoever stayed
+    assert bea_wallet.chips == STARTING_CHIPS - 100 and chips.bank_balance() == 100
     assert ChipTransfer.objects.get(player=bea).kind == "forfeit"
 
 
@@ -521,13 +527,13 @@ def daily_table(player: Player, **body) -> int:
 
 
 def test_daily_deals_are_the_same_for_everyone_on_the_same_utc_day(monkeypatch):
-    monkeypatch.setattr("play.quick.utc_today", lambda: date(2025, 3, 14))
+    monkeypatch.setattr("tables.quick.utc_today", lambda: date(2025, 3, 14))
     ana_table = daily_table(PlayerFactory())
     # The same rules spelled differently (an option at its default) are the same daily deals.
     bea_table = daily_table(PlayerFactory(), options={"target": 12})
     assert Match.objects.get(pk=ana_table).seed == Match.objects.get(pk=bea_table).seed
     assert first_hands(ana_table) == first_hands(bea_table)
-    monkeypatch.setattr("play.quick.utc_today", lambda: date(2025, 3, 15))
+    monkeypatch.setattr("tables.quick.utc_today", lambda: date(2025, 3, 15))
     tomorrow = daily_table(PlayerFactory())
     assert Match.objects.get(pk=tomorrow).seed != Match.objects.get(pk=ana_table).seed
     four = daily_table(PlayerFactory(), players=4)
@@ -608,8 +614,8 @@ def test_stake_chips_staked_at_one_table_cannot_be_staked_again_at_another():
     half = {**body, "stake": STARTING_CHIPS // 2}
     assert client(eve).post("/api/play/quick/", half, format="json").status_code == 400
     robots_finish(first.json()["match"])  # the first table's game ends: its stake is settled
-    eve = fresh(eve)[0]  # won 750 or lost 1000: only what she has now counts
-    expected = 201 if eve.chips >= STARTING_CHIPS // 2 else 400
+    chips_now = fresh(eve)[0].chips  # won 750 or lost 1000: only what she has now counts
+    expected = 201 if chips_now >= STARTING_CHIPS // 2 else 400
     assert client(eve).post("/api/play/quick/", half, format="json").status_code == expected
 
 

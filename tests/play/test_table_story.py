@@ -9,8 +9,8 @@ import pytest
 
 from engine.deals import Deal
 from engine.plugins import get_variant, registry
-from play.hand_story import hand_story
-from play.table_words import choices, log_lines, manilhas, words_of
+from tables.hand_story import hand_story
+from tables.table_words import choices, log_lines, manilhas, words_of
 from tournaments.models import Game, Tournament
 
 from .test_human_play import strings
@@ -188,7 +188,7 @@ def test_2v2_seats_have_distinct_labels_you_and_your_partner(user_api):
 
 
 def test_the_new_parts_of_the_state_show_no_card_a_seat_may_not_see(user_api):
-    from play.services import load
+    from tables.services import load
     from tournaments.models import Match
 
     # The bots act first, and a falta envido between them can win the whole game before the

@@ -19,7 +19,7 @@ DEEP = "[" * 100_000 + "]" * 100_000
 
 
 def endpoints(user) -> list[tuple[str, str]]:
-    from play.quick import quick_match
+    from tables.quick import quick_match
 
     bot = BotFactory(owner=user)
     table = quick_match(user, variant="paulista", bot="random")  # user's turn to act

@@ -10,11 +10,13 @@ import time
 import pytest
 
 from engine.plugins import registry
+from submitted_bots.budgets import clamped, decision_budget
+from submitted_bots.models import Bot
+from submitted_bots.playing import spec_for
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tournaments import lifecycle
-from tournaments.budgets import clamped, decision_budget, playing_spec
 from tournaments.execution import match_spec
-from tournaments.models import Bot, Entrant, Match
+from tournaments.models import Entrant, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +112,7 @@ def test_a_bot_written_past_the_checks_is_clamped_to_the_tables_budget_when_it_p
 
 
 def test_a_bot_at_a_human_table_is_clamped_to_its_turn_seconds():
-    from play.seating import seating
+    from tournaments.seating import seating
 
     tournament = TournamentFactory(table__turn_seconds=2, players=2)
     human_entrant(tournament, PlayerFactory())
@@ -129,4 +131,4 @@ def test_the_servers_cap_holds_at_a_table_without_a_turn_limit(settings):
     assert clamped("mcts", {"time_ms": 9000.5}, decision_budget(0)) == {"time_ms": 4000.0}
     assert clamped("random", {"exploration": 9}, 1) == {"exploration": 9}
     bot = BotFactory(plugin="random")
-    assert playing_spec(bot, 0).params == {}
+    assert spec_for(bot, 0).params == {}

@@ -9,7 +9,7 @@ import pytest
 
 from engine.match import game_seed
 from engine.plugins import registry
-from play.services import load
+from tables.services import load
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tests.surface import client_for, play_until
 from tournaments import lifecycle

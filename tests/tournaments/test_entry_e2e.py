@@ -12,9 +12,10 @@ import pytest
 import requests
 from rest_framework.authtoken.models import Token
 
+from submitted_bots.models import Bot
 from tests.factories import BotFactory, StaffFactory, TournamentFactory
 from tests.remote.botserver import BotServer
-from tournaments.models import Bot, Entrant, Match, Tournament
+from tournaments.models import Entrant, Match, Tournament
 
 pytestmark = pytest.mark.services
 

@@ -8,8 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from players.models import Player
+from submitted_bots.models import Bot
 from tournaments import dispatch, execution, lifecycle
-from tournaments.models import Bot, Entrant, Game, Match, Player, Tournament
+from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.runner import run_in_process
 
 pytestmark = pytest.mark.postgres  # row locks and commits as in production

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from submitted_bots.models import Bot
 from tournaments import execution, lifecycle
-from tournaments.models import Bot, Match, Tournament
+from tournaments.models import Match, Tournament
 from tournaments.runner import run_in_process
 
 pytestmark = pytest.mark.postgres  # row locks and commits as in production

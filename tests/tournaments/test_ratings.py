@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from players.models import Player, Rating
+from players.ratings import rate_teams
 from tournaments import execution, lifecycle
-from tournaments.models import Entrant, Match, Player, Rating
-from tournaments.ratings import rate_teams
+from tournaments.models import Entrant, Match
 from tournaments.runner import run_in_process
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,7 @@ def test_a_human_team_is_rated_as_a_team(make_tournament):
     lifecycle.start(tournament, publish=False)
     match = Match.objects.get(tournament=tournament)
     match.winner = team
-    from tournaments.ratings import rate_match
+    from players.ratings import rate
 
-    rate_match(match, [match.entrant_a.bot.player_id], [ana.id, bia.id])
+    rate(match.tournament.variant, [match.entrant_a.bot.player_id], [ana.id, bia.id], 1)
     assert Rating.objects.get(player=ana).mu == Rating.objects.get(player=bia).mu > 25

@@ -8,8 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from players.models import Rating
 from tournaments import lifecycle, scheduling
-from tournaments.models import Match, Rating, Round, Tournament
+from tournaments.models import Match, Round, Tournament
 from tournaments.runner import run_in_process
 from tournaments.seeds import match_seed
 

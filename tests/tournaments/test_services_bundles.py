@@ -15,8 +15,8 @@ import pytest
 import requests
 
 from stack.workers import start_worker, stop_worker
+from submitted_bots.bundles.operator import zipped
 from tests.jail.conftest import jail_or_skip
-from tournaments.bundles.operator import zipped
 
 from .conftest import PROJECT_DIR, parse_json_output, sql
 

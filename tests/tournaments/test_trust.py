@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.test import override_settings
 
 from engine.runner import IN_PROCESS, JAIL
+from submitted_bots.checks import check_bot
+from submitted_bots.trust import bot_spec
 from tournaments.execution import match_spec
-from tournaments.trust import bot_spec
-from tournaments.validation import check_bot
 
 
 def test_built_in_bots_run_in_process_and_other_plugins_in_the_jail():

@@ -14,10 +14,11 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.records import replay
-from play.models import ChatMessage, LiveMatch, Presence, SettledGame
+from players.models import Rating
+from tables.models import ChatMessage, ChipTransfer, LiveMatch, Presence, SettledGame, Wallet
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tournaments import lifecycle
-from tournaments.models import ChipTransfer, Entrant, Game, Match, Rating, Tournament
+from tournaments.models import Entrant, Game, Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +45,15 @@ def everything(played):
     SettledGame.objects.create(match=match, index=0, stake=10, pot=20, bank_share=5, ranked=True)
     ChipTransfer.objects.create(player=human, amount=-10, balance_after=990, kind="stake")
     ChatMessage.objects.create(match=match, author=human, text="buenas")
+    Wallet.objects.create(player=human)
     return played
 
 
 def admin_models():
     return [
-        model for model in admin.site._registry if model._meta.app_label in ("tournaments", "play")
+        model
+        for model in admin.site._registry
+        if model._meta.app_label in ("players", "submitted_bots", "tournaments", "play")
     ]
 
 
@@ -67,8 +71,13 @@ def test_every_model_has_a_list_and_a_change_page(staff_client, everything):
 
 
 def test_add_pages_open_for_what_is_made_by_hand(staff_client, db):
-    for name in ("tournament", "bot", "player", "entrant"):
-        assert staff_client.get(reverse(f"admin:tournaments_{name}_add")).status_code == 200
+    for app, name in (
+        ("tournaments", "tournament"),
+        ("submitted_bots", "bot"),
+        ("players", "player"),
+        ("tournaments", "entrant"),
+    ):
+        assert staff_client.get(reverse(f"admin:{app}_{name}_add")).status_code == 200
 
 
 def test_the_tournament_list_shows_progress(staff_client, played):
@@ -156,7 +165,7 @@ def test_the_admin_is_for_staff_only(client, played):
 
 
 def test_ratings_show_with_their_interval(staff_client, played):
-    page = staff_client.get(reverse("admin:tournaments_rating_changelist")).content.decode()
+    page = staff_client.get(reverse("admin:players_rating_changelist")).content.decode()
     assert Rating.objects.count() == 4 and "±" in page
 
 
@@ -213,10 +222,11 @@ def test_entrants_of_a_draft_are_checked(staff_client, db):
         "seeding": "order",
         "seed": "5",
         "created_by": "",
+        "turn_seconds": "30",
+        "increment_seconds": "0",
         "table_settings-TOTAL_FORMS": "1",
         "table_settings-INITIAL_FORMS": "1",
         "table_settings-0-tournament": str(tournament.pk),
-        "table_settings-0-turn_seconds": "30",
         "table_settings-0-stake": "0",
         "table_settings-0-disconnect_grace_seconds": "180",
         "entrants-TOTAL_FORMS": "2",
@@ -380,10 +390,11 @@ def test_a_stake_at_a_practice_table_is_refused_in_the_admin(staff_client):
     url = reverse("admin:tournaments_tournament_add")
     data = form_data(staff_client.get(url))
     data.update({"name": "Practice", "variant": "paulista"})
+    data.pop("competitive", None)  # practice: the box left unticked
     data.update(
         {
+            "turn_seconds": "30",
             "table_settings-TOTAL_FORMS": "1",
-            "table_settings-0-turn_seconds": "30",
             "table_settings-0-stake": "50",
             "table_settings-0-disconnect_grace_seconds": "180",
         }

@@ -4,44 +4,9 @@ from __future__ import annotations
 
 import django_filters as filters
 from django.db.models import Q
-from django.utils.functional import lazy
 
-from tournaments.models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
-
-# A number that fits a 64-bit column: larger ones are a 400 from the filter, not a database error.
-MAX_ID = 2**63 - 1
-
-
-class IdFilter(filters.NumberFilter):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", MAX_ID)
-        super().__init__(*args, **kwargs)
-
-
-def variant_choices() -> list[tuple[str, str]]:
-    from engine.plugins import registry
-
-    return [(name, variant.title) for name, variant in sorted(registry().variants.items())]
-
-
-class VariantFilter(filters.ChoiceFilter):
-    """A registered variant name: an unknown one (`?variant=bisca`) is a 400 naming the valid
-    ones, not an empty list that reads as "nobody is rated"."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("choices", variant_choices)
-        kwargs.setdefault("error_messages", {"invalid_choice": unknown_variant_message()})
-        super().__init__(*args, **kwargs)
-
-
-def _unknown_variant_message() -> str:
-    names = ", ".join(name for name, _ in variant_choices()) or "none"
-    return f"unknown variant %(value)s; registered variants: {names}"
-
-
-# Lazy: the plugins are loaded when the first request is checked, not when urls are imported.
-unknown_variant_message = lazy(_unknown_variant_message, str)
+from restapi.filters import IdFilter, VariantFilter
+from tournaments.models import Entrant, Game, Match, Round, Tournament
 
 
 class TournamentFilter(filters.FilterSet):
@@ -99,31 +64,7 @@ class GameFilter(filters.FilterSet):
         fields = ["match", "tournament", "termination", "winner_side"]
 
 
-class BotFilter(filters.FilterSet):
-    name = filters.CharFilter(lookup_expr="icontains")
-    owner = filters.CharFilter(field_name="owner__username")
-
-    class Meta:
-        model = Bot
-        fields = ["plugin", "is_active", "owner", "kind", "status"]
 
 
-class PlayerFilter(filters.FilterSet):
-    name = filters.CharFilter(lookup_expr="icontains")
-
-    class Meta:
-        model = Player
-        fields = ["kind"]
 
 
-class RatingFilter(filters.FilterSet):
-    variant = VariantFilter()
-    kind = filters.ChoiceFilter(field_name="player__kind", choices=Player.Kind.choices)
-    player = IdFilter(field_name="player_id")
-    min_matches = filters.NumberFilter(
-        field_name="matches", lookup_expr="gte", min_value=0, max_value=10**9
-    )
-
-    class Meta:
-        model = Rating
-        fields = ["variant", "kind", "player"]

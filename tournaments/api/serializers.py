@@ -1,9 +1,9 @@
-"""Serializers: what the API shows of each model, and the checks on what it accepts. Every check
-answers with a message per field that says what would be valid."""
+"""What the API shows of tournaments, entrants, rounds, matches, games and variants, and the checks
+on what it accepts. Every check answers with a message per field that says what would be
+valid."""
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from typing import Any
 
@@ -13,33 +13,19 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine.plugins import registry
-from tournaments.api.errors import BadRequest, django_errors
+from players.api.serializers import PlayerBriefSerializer
+from players.models import Player
+from restapi.errors import BadRequest, django_errors
+from restapi.extensions import Extensible, ExtensionPoint
+from submitted_bots.budgets import entry_errors
+from submitted_bots.models import Bot
 from tournaments.api.standings import progress, total_matches
-from tournaments.bot_names import check_user_bot_name
-from tournaments.budgets import entry_errors
 from tournaments.builders import check_enterable
+from tournaments.checks import check_entrant_count, check_tournament
 from tournaments.game_privacy import public_record
-from tournaments.models import (
-    Bot,
-    Entrant,
-    Game,
-    Match,
-    Player,
-    Rating,
-    Round,
-    TableSettings,
-    Tournament,
-)
+from tournaments.models import Entrant, Game, Match, Round, Tournament
 from tournaments.registration import registration_summary
 from tournaments.seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
-from tournaments.validation import (
-    check_bot,
-    check_entrant_count,
-    check_remote_bot,
-    check_table_settings,
-    check_tournament,
-)
 
 # Seeds and ids stay exact in JavaScript (2**53) and in a signed 64-bit column.
 MAX_SEED = 2**53 - 1
@@ -70,297 +56,30 @@ class VariantSerializer(serializers.Serializer):
     presets = serializers.DictField(child=serializers.DictField())
 
 
-class BotPluginSerializer(serializers.Serializer):
-    """A registered bot strategy that a Bot names as its `plugin`."""
-
-    name = serializers.CharField()
-    summary = serializers.CharField()
-    plugin = serializers.CharField(help_text="the package (entry point) that registered it")
 
 
-def bot_plugin_json(name: str) -> dict[str, Any]:
-    reg = registry()
-    return {
-        "name": name,
-        "summary": plugin_summary(reg.bots[name]),
-        "plugin": reg.origin[("bot", name)],
-    }
 
 
-def plugin_summary(factory) -> str:
-    """The first paragraph of the bot's docstring, else of its module's (where plugins commonly
-    describe themselves), on one line. A class's __doc__ is its own (docstrings are not
-    inherited), so a bot without one does not show the Bot base class's."""
-    module = sys.modules.get(getattr(factory, "__module__", None) or "")
-    for doc in (getattr(factory, "__doc__", None), getattr(module, "__doc__", None)):
-        if isinstance(doc, str) and doc.strip():
-            return " ".join(doc.strip().split("\n\n")[0].split())
-    return ""
 
 
 # --- players, bots, ratings ---------------------------------------------------------------
 
 
-class RatingBriefSerializer(serializers.ModelSerializer):
-    interval = serializers.FloatField(read_only=True)
-    ordinal = serializers.FloatField(read_only=True)
-    display = serializers.CharField(read_only=True)
-
-    class Meta:
-        model = Rating
-        fields = ["variant", "mu", "sigma", "interval", "ordinal", "display", "matches"]
 
 
-class PlayerBriefSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "name", "kind"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
-    """A player with their ratings; a human's chips and ranking points (RULES.md section 5).
-    Bots have neither: the bank backs their stakes."""
-
-    bot = serializers.SerializerMethodField()
-    ratings = RatingBriefSerializer(many=True, read_only=True)
-    chips = serializers.SerializerMethodField()
-    ranking_points = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Player
-        fields = ["id", "name", "kind", "bot", "chips", "ranking_points", "ratings", "created_at"]
-
-    @extend_schema_field(OpenApiTypes.INT)
-    def get_bot(self, player: Player) -> int | None:
-        bot = getattr(player, "bot", None)  # reverse one-to-one: absent for humans
-        return bot.id if bot is not None else None
-
-    @extend_schema_field(OpenApiTypes.INT)
-    def get_chips(self, player: Player) -> int | None:
-        return player.chips if player.kind == Player.Kind.HUMAN else None
-
-    @extend_schema_field(OpenApiTypes.INT)
-    def get_ranking_points(self, player: Player) -> int | None:
-        return player.ranking_points if player.kind == Player.Kind.HUMAN else None
 
 
-class RatingSerializer(serializers.ModelSerializer):
-    """A leaderboard line: skill mu with uncertainty sigma; `display` is mu ± the 95% interval,
-    and the board is ordered by the conservative `ordinal` (mu - 3 sigma)."""
-
-    player = PlayerBriefSerializer(read_only=True)
-    interval = serializers.FloatField(read_only=True)
-    ordinal = serializers.FloatField(read_only=True)
-    display = serializers.CharField(read_only=True)
-
-    class Meta:
-        model = Rating
-        fields = [
-            "id",
-            "player",
-            "variant",
-            "mu",
-            "sigma",
-            "interval",
-            "ordinal",
-            "display",
-            "matches",
-            "updated_at",
-        ]
 
 
-class BotSerializer(serializers.ModelSerializer):
-    """A bot: a registered plugin with its parameters, an uploaded bundle version
-    (docs/bots.md), or a remote bot at a `url` that the server calls over HTTP
-    (docs/remote-bots.md). Owners change their own bots; a bot that has played keeps its plugin,
-    parameters and URL (make a new version instead). Why a version was rejected, its smoke
-    match, its log and a remote bot's URL are shown to its owner and staff only (`null` to
-    others)."""
-
-    owner = serializers.CharField(source="owner.username", read_only=True, default=None)
-    player = serializers.PrimaryKeyRelatedField(read_only=True)
-    label = serializers.CharField(read_only=True)
-    params = serializers.JSONField(required=False, help_text="keyword arguments for the bot")
-    url = serializers.CharField(
-        max_length=2000,
-        required=False,
-        allow_blank=True,
-        help_text="a remote bot's URL (instead of a plugin), when the server allows them",
-    )
-    status_reason = serializers.SerializerMethodField()
-    validation = serializers.SerializerMethodField()
-    log = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Bot
-        fields = [
-            "id",
-            "name",
-            "version",
-            "label",
-            "kind",
-            "plugin",
-            "url",
-            "params",
-            "description",
-            "owner",
-            "player",
-            "is_active",
-            "status",
-            "status_reason",
-            "sha256",
-            "size",
-            "manifest",
-            "validation",
-            "validated_at",
-            "log",
-            "created_at",
-        ]
-        read_only_fields = [
-            "kind",
-            "status",
-            "sha256",
-            "size",
-            "manifest",
-            "validated_at",
-        ]
-        extra_kwargs = {"plugin": {"required": False}}
-
-    def _private(self, bot: Bot) -> bool:
-        request = self.context.get("request")
-        user = getattr(request, "user", None)
-        return bool(user and (user.is_staff or (bot.owner_id and bot.owner_id == user.id)))
-
-    @extend_schema_field(OpenApiTypes.STR)
-    def get_status_reason(self, bot: Bot) -> str | None:
-        return bot.status_reason if self._private(bot) else None
-
-    @extend_schema_field(OpenApiTypes.OBJECT)
-    def get_validation(self, bot: Bot) -> dict | None:
-        return bot.validation if self._private(bot) else None
-
-    @extend_schema_field(OpenApiTypes.STR)
-    def get_log(self, bot: Bot) -> str | None:
-        return bot.log if self._private(bot) else None
-
-    def to_representation(self, bot: Bot) -> dict[str, Any]:
-        data = super().to_representation(bot)
-        if bot.url and not self._private(bot):  # it may hold a token; not for others to call
-            data["url"] = None
-        return data
-
-    def validate_plugin(self, value: str) -> str:
-        if value and value not in registry().bots:
-            known = ", ".join(sorted(registry().bots)) or "none"
-            raise serializers.ValidationError(f"unknown bot {value!r}; registered bots: {known}")
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        instance: Bot | None = self.instance
-        if instance is not None and instance.is_bundle:
-            return self.validate_bundle_change(instance, attrs)
-        plugin = attrs.get("plugin", instance.plugin if instance else "")
-        url = attrs.get("url", instance.url if instance else "")
-        if not plugin and not url:
-            raise serializers.ValidationError(
-                {
-                    "plugin": [
-                        "give a registered plugin, a remote bot's `url`, "
-                        "or upload a bundle as `bundle`"
-                    ]
-                }
-            )
-        params = attrs.get("params", instance.params if instance else {})
-        if params is None:
-            params = attrs["params"] = {}
-        try:
-            if url:
-                check_remote_bot(url, plugin)
-                if params:
-                    raise serializers.ValidationError(
-                        {"params": ["a remote bot has no parameters: its server has its own"]}
-                    )
-            else:
-                check_bot(plugin, params)
-            if "name" in attrs and (instance is None or attrs["name"] != instance.name):
-                check_user_bot_name(attrs["name"])
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(django_errors(exc)) from None
-        if instance is not None and instance.entries.exists():
-            changed = [
-                field
-                for field in ("plugin", "url", "params")
-                if field in attrs and attrs[field] != getattr(instance, field)
-            ]
-            if changed:
-                raise serializers.ValidationError(
-                    {
-                        f: ["this bot has played in a tournament: create a new version"]
-                        for f in changed
-                    }
-                )
-        name = attrs.get("name", instance.name if instance else "")
-        version = attrs.get("version", instance.version if instance else "")
-        owner = instance.owner if instance else getattr(self.context.get("request"), "user", None)
-        label = Bot(name=name, version=version, owner=owner if owner and owner.pk else None).label
-        taken = Player.objects.filter(name=label)
-        if instance is not None:
-            taken = taken.exclude(pk=instance.player_id)
-        if taken.exists():
-            raise serializers.ValidationError({"name": [f"the player name {label!r} is taken"]})
-        if instance is None:
-            attrs["kind"] = Bot.Kind.REMOTE if url else Bot.Kind.PLUGIN
-        return attrs
-
-    def validate_bundle_change(self, instance: Bot, attrs: dict[str, Any]) -> dict[str, Any]:
-        """A bundle version is what was uploaded: only its description and whether it is
-        active change (upload a new version for anything else)."""
-        fixed = [f for f in ("name", "version", "plugin", "params") if f in attrs]
-        fixed = [f for f in fixed if attrs[f] != getattr(instance, f)]
-        if fixed:
-            raise serializers.ValidationError(
-                {f: ["an uploaded version cannot change: upload a new version"] for f in fixed}
-            )
-        return attrs
-
-    def update(self, instance: Bot, validated_data: dict[str, Any]) -> Bot:
-        with transaction.atomic():
-            bot = super().update(instance, validated_data)
-            if bot.player.name != bot.label:
-                bot.player.name = bot.label
-                bot.player.save(update_fields=["name"])
-        return bot
 
 
-class BundleUploadSerializer(serializers.Serializer):
-    """A bundle upload (multipart): the zip, and optionally a description of this version."""
-
-    bundle = serializers.FileField(help_text="the bundle zip, with bot.toml at its top")
-    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
 # --- tournaments and entrants -------------------------------------------------------------
 
 
-class TableSettingsSerializer(serializers.ModelSerializer):
-    """RULES.md section 5: the settings of the tables the tournament's games are played at."""
-
-    turn_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
-    stake = serializers.IntegerField(min_value=0, max_value=10**9, required=False)
-    disconnect_grace_seconds = serializers.IntegerField(
-        min_value=0, max_value=86400, required=False
-    )
-
-    class Meta:
-        model = TableSettings
-        fields = [
-            "turn_seconds",
-            "competitive",
-            "stake",
-            "private",
-            "spectators",
-            "disconnect_grace_seconds",
-        ]
         # `master` and `daily` belong to a player's own table (the play app), not a tournament.
 
 
@@ -444,7 +163,7 @@ class AddEntrantSerializer(EntrantInputSerializer):
             )
         existing = list(tournament.entrants.select_related("bot").prefetch_related("members"))
         check_entrant_list(tournament, [*existing_as_input(existing), attrs], minimum=False)
-        check_budgets([attrs], tournament.table.turn_seconds)
+        check_budgets([attrs], tournament.turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Entrant:
@@ -524,6 +243,7 @@ REGISTRATION_FIELDS = ["registration_open", "registration_deadline", "max_entran
 TOURNAMENT_FIELDS = [
     "id",
     "name",
+    "kind",
     *Tournament.PLAY_SETTINGS,
     *REGISTRATION_FIELDS,
     "status",
@@ -557,14 +277,20 @@ class SeedShownMixin:
         return seed_fields(instance.seed, False)["seed_commitment"]
 
 
-class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
-    """A tournament as listed: its settings, table, entrant count and progress. Its seed is
-    shown once it is done or cancelled; until then, its commitment."""
+# Where other apps add to a tournament's API view (the tables app: its `table` section, the
+# settings of the tables where people sit).
+TOURNAMENT_SECTIONS = ExtensionPoint("tournament")
 
+
+class TournamentSerializer(Extensible, SeedShownMixin, serializers.ModelSerializer):
+    """A tournament as listed: its settings, time control, entrant count and progress (and what
+    other apps add: its table settings). Its seed is shown once it is done or cancelled; until
+    then, its commitment."""
+
+    extension_point = TOURNAMENT_SECTIONS
     label = serializers.CharField(
         read_only=True, help_text="the name with the id and creation day (names may repeat)"
     )
-    table = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
@@ -579,7 +305,6 @@ class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
             "seed_commitment",
             "label",
             "created_by",
-            "table",
             "entrant_count",
             "progress",
             "registration",
@@ -593,10 +318,6 @@ class TournamentSerializer(SeedShownMixin, serializers.ModelSerializer):
         return RegistrationSerializer(
             registration_summary(tournament, self.get_entrant_count(tournament))
         ).data
-
-    @extend_schema_field(TableSettingsSerializer)
-    def get_table(self, tournament: Tournament) -> dict[str, Any]:
-        return TableSettingsSerializer(tournament.table).data
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_entrant_count(self, tournament: Tournament) -> int:
@@ -622,13 +343,18 @@ class TournamentDetailSerializer(TournamentSerializer):
         fields = [*TournamentSerializer.Meta.fields, "entrants"]
 
 
-class TournamentWriteSerializer(serializers.ModelSerializer):
-    """Create (or change, while a draft) a tournament with its entrants and table settings.
-    Rule options are checked against the variant's own schema, format options and metrics
-    against the format's."""
+class TournamentWriteSerializer(Extensible, serializers.ModelSerializer):
+    """Create (or change, while a draft) a tournament with its entrants (and what other apps
+    add: its table settings). Rule options are checked against the variant's own schema,
+    format options and metrics against the format's."""
 
+    extension_point = TOURNAMENT_SECTIONS
     entrants = EntrantInputSerializer(many=True, required=False)
-    table = TableSettingsSerializer(required=False)
+    turn_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
+    bank_seconds = serializers.IntegerField(
+        min_value=1, max_value=86400, required=False, allow_null=True
+    )
+    increment_seconds = serializers.FloatField(min_value=0, max_value=600, required=False)
     seed = serializers.IntegerField(min_value=0, max_value=MAX_SEED, required=False)
     options = serializers.JSONField(required=False, help_text="rule options, name: value")
     format_options = serializers.JSONField(required=False)
@@ -650,14 +376,14 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             "id",
             "status",
             "entrants",
-            "table",
         ]
-        read_only_fields = ["id", "status", "created_at", "started_at", "finished_at"]
+        read_only_fields = ["id", "status", "kind", "created_at", "started_at", "finished_at"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         instance: Tournament | None = self.instance
         if instance is not None and instance.status != Tournament.Status.DRAFT:
             raise BadRequest(f"only a draft can be changed; this tournament is {instance.status}")
+        attrs = self.validate_extensions(attrs)
         if attrs.get("options") is None:
             attrs.pop("options", None)
         if attrs.get("format_options") is None:
@@ -677,14 +403,6 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(django_errors(exc)) from None
         if not isinstance(candidate.metrics, list):
             raise serializers.ValidationError({"metrics": ["must be a list of metric names"]})
-        table = attrs.get("table")
-        if table is not None:
-            current = instance.table if instance is not None else TableSettings()
-            table_errors = check_table_settings(
-                table.get("competitive", current.competitive), table.get("stake", current.stake)
-            )
-            if table_errors:
-                raise serializers.ValidationError({"table": table_errors})
         entrants = attrs.get("entrants")
         request = self.context.get("request")
         if "seed" in attrs and request is not None and not request.user.is_staff:
@@ -715,35 +433,30 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
             check_entrant_list(candidate, entrants, minimum=not registering)
         elif instance is not None:
             entrants = existing_as_input(list(instance.entrants.select_related("bot")))
-        table = attrs.get("table") or {}
-        turn_seconds = table.get(
+        turn_seconds = attrs.get(
             "turn_seconds",
-            instance.table.turn_seconds
+            instance.turn_seconds
             if instance
-            else TableSettings._meta.get_field("turn_seconds").default,
+            else Tournament._meta.get_field("turn_seconds").default,
         )
         check_budgets(entrants or [], turn_seconds)
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
         entrants = validated_data.pop("entrants", [])
-        table = validated_data.pop("table", {})
+        sections = self.pop_extensions(validated_data)
         with transaction.atomic():
             tournament = Tournament.objects.create(**validated_data)
-            TableSettings.objects.create(tournament=tournament, **table)
+            self.save_extensions(tournament, sections)
             create_entrants(tournament, entrants)
         return tournament
 
     def update(self, instance: Tournament, validated_data: dict[str, Any]) -> Tournament:
         entrants = validated_data.pop("entrants", None)
-        table = validated_data.pop("table", None)
+        sections = self.pop_extensions(validated_data)
         with transaction.atomic():
             tournament = super().update(instance, validated_data)
-            if table is not None:
-                # Kept on the instance, so that the answer shows the table as it now is.
-                tournament.table_settings, _ = TableSettings.objects.update_or_create(
-                    tournament=tournament, defaults=table
-                )
+            self.save_extensions(tournament, sections)
             if entrants is not None:
                 tournament.entrants.all().delete()
                 create_entrants(tournament, entrants)
@@ -986,5 +699,3 @@ class RoundQuerySerializer(serializers.Serializer):
     round = serializers.IntegerField(required=False, min_value=1, max_value=100_000)
 
 
-class DetailSerializer(serializers.Serializer):
-    detail = serializers.CharField()

@@ -3,44 +3,31 @@ owners. Every list is paginated and filterable, and built in a fixed number of q
 
 from __future__ import annotations
 
-from django.db.models import Count, F, Prefetch
+from django.db.models import Count, Prefetch
 from django.http import Http404
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
-from rest_framework.filters import OrderingFilter, SearchFilter
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from engine.plugins import registry
-from play.public_view import replay_frames
+from restapi.errors import BadRequest
+from restapi.permissions import IsStaffOrReadOnly
+from restapi.serializers import DetailSerializer
+from restapi.views import ApiMixin
+from tables.public_view import replay_frames
 from tournaments import lifecycle, registration
 from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
-from tournaments.api.errors import BadRequest, FriendlyErrorsMixin
-from tournaments.api.permissions import (
-    IsOrganiserOrReadOnly,
-    IsOwnerOrStaffOrReadOnly,
-    IsStaffOrReadOnly,
-)
+from tournaments.api.permissions import IsOrganiserOrReadOnly
 from tournaments.api.standings import standings_payload
-from tournaments.bundles.uploads import upload_version
 from tournaments.game_privacy import private_view, public_record
-from tournaments.models import Bot, Entrant, Game, Match, Player, Rating, Round, Tournament
+from tournaments.models import Entrant, Game, Match, Round, Tournament
+from tournaments.seat_labels import seat_labels
+from tournaments.seating import seating
 from tournaments.verification import NotVerifiable, verify_match
-
-# Ids in URLs are numbers that fit the database: anything else is a 404, never a 500.
-ID = r"[0-9]{1,18}"
-
-
-class ApiMixin(FriendlyErrorsMixin):
-    authentication_classes = [SessionAuthentication, TokenAuthentication]
-    filter_backends = [DjangoFilterBackend, SearchFilter, OrderingFilter]
-    lookup_value_regex = ID
-
 
 ROUND = OpenApiParameter("round", int, description="only this round's matches")
 NAME = OpenApiParameter("name", str, OpenApiParameter.PATH, description="its registered name")
@@ -71,134 +58,17 @@ class VariantViewSet(ApiMixin, viewsets.ViewSet):
         return Response(serializers.VariantSerializer(variant.describe()).data)
 
 
-@extend_schema_view(
-    list=extend_schema(summary="Registered bot strategies (what a bot's `plugin` may name)"),
-    retrieve=extend_schema(summary="One bot strategy", parameters=[NAME]),
-)
-class BotPluginViewSet(ApiMixin, viewsets.ViewSet):
-    permission_classes = [AllowAny]
-    filter_backends = []
-    serializer_class = serializers.BotPluginSerializer
-    lookup_field = "name"
-    lookup_value_regex = r"[^/]{1,100}"
-
-    def list(self, request):
-        plugins = [serializers.bot_plugin_json(name) for name in sorted(registry().bots)]
-        return Response(serializers.BotPluginSerializer(plugins, many=True).data)
-
-    def retrieve(self, request, name=None):
-        if name not in registry().bots:
-            raise Http404(f"no bot {name!r}")
-        return Response(serializers.BotPluginSerializer(serializers.bot_plugin_json(name)).data)
 
 
 # --- players, bots, ratings ---------------------------------------------------------------
 
 
-class PlayerViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
-    """Everyone who is rated: human players and bots. `?ordering=-ranking_points&kind=human` is
-    the ranking-points ladder."""
-
-    queryset = Player.objects.select_related("bot").prefetch_related("ratings").order_by("name")
-    serializer_class = serializers.PlayerSerializer
-    filterset_class = filters.PlayerFilter
-    search_fields = ["name"]
-    ordering_fields = ["name", "created_at", "ranking_points", "chips"]
 
 
-@extend_schema_view(
-    create=extend_schema(
-        summary="Create a plugin bot (JSON), or upload a bundle as a new version (multipart)",
-        description=(
-            "JSON: `name`, `plugin`, `params`. Multipart: the bundle zip as the file field "
-            "`bundle` (docs/bots.md): it becomes the next version of your bot named in its "
-            "bot.toml, `validating` until a worker's smoke match makes it `ready` or `rejected`."
-        ),
-        request={
-            "application/json": serializers.BotSerializer,
-            "multipart/form-data": serializers.BundleUploadSerializer,
-        },
-        responses={201: serializers.BotSerializer, 400: serializers.DetailSerializer},
-    ),
-)
-class BotViewSet(ApiMixin, viewsets.ModelViewSet):
-    """Bots: a registered plugin with its parameters, or an uploaded bundle version. Anyone
-    reads; a signed-in user creates bots and uploads bundles (owning them); owners and staff
-    change, retire or delete them."""
-
-    queryset = Bot.objects.select_related("owner", "player").order_by("name", "version")
-    serializer_class = serializers.BotSerializer
-    permission_classes = [IsOwnerOrStaffOrReadOnly]
-    filterset_class = filters.BotFilter
-    search_fields = ["name", "plugin", "description"]
-    ordering_fields = ["name", "created_at"]
-
-    def create(self, request, *args, **kwargs):
-        files = getattr(request, "FILES", {}) or {}
-        if files or is_multipart(request):
-            return self.upload(request, files)
-        return super().create(request, *args, **kwargs)
-
-    def upload(self, request, files):
-        """A bundle upload: never a file silently dropped, never a 500."""
-        unknown = sorted(set(files) - {"bundle"})
-        if unknown:
-            raise BadRequest(
-                f"unexpected file field {', '.join(map(repr, unknown))}: send the bundle zip "
-                "as the file field 'bundle'"
-            )
-        if "bundle" not in files:
-            raise BadRequest("no bundle: send the bundle zip as the file field 'bundle'")
-        if len(files.getlist("bundle")) > 1:
-            raise BadRequest("one bundle per upload")
-        form = serializers.BundleUploadSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        bot = upload_version(
-            request.user, files["bundle"], description=form.validated_data.get("description", "")
-        )
-        bot = self.get_queryset().get(pk=bot.pk)
-        return Response(self.get_serializer(bot).data, status=status.HTTP_201_CREATED)
-
-    def perform_create(self, serializer):
-        serializer.save(owner=self.request.user)
-
-    def perform_destroy(self, instance: Bot):
-        if instance.entries.exists():
-            raise BadRequest("this bot has played in a tournament; retire it instead")
-        player = instance.player
-        if instance.bundle:
-            instance.bundle.delete(save=False)  # the stored zip goes with its version
-        instance.delete()
-        player.delete()
-
-    @extend_schema(
-        request=None,
-        responses={200: serializers.BotSerializer},
-        summary="Retire a version: it is no longer entered anywhere (owner or staff)",
-    )
-    @action(detail=True, methods=["post"])
-    def retire(self, request, pk=None):
-        bot = self.get_object()
-        Bot.objects.filter(pk=bot.pk).update(status=Bot.Status.RETIRED, is_active=False)
-        return Response(self.get_serializer(self.get_queryset().get(pk=bot.pk)).data)
 
 
-def is_multipart(request) -> bool:
-    return (request.content_type or "").startswith("multipart/")
 
 
-class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
-    """The leaderboard: ratings per variant, best first by the conservative ordinal."""
-
-    queryset = (
-        Rating.objects.select_related("player")
-        .annotate(conservative=F("mu") - 3 * F("sigma"))
-        .order_by("variant", "-conservative", "player__name")
-    )
-    serializer_class = serializers.RatingSerializer
-    filterset_class = filters.RatingFilter
-    search_fields = ["player__name"]
-    ordering_fields = ["mu", "sigma", "matches", "conservative"]
 
 
 # --- tournaments --------------------------------------------------------------------------
@@ -274,7 +144,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
 
     @extend_schema(
         request=None,
-        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        responses={200: serializers.TournamentSerializer, 400: DetailSerializer},
         summary="Start a draft: fix the seeds and schedule the first round (staff)",
     )
     @action(detail=True, methods=["post"])
@@ -283,7 +153,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
 
     @extend_schema(
         request=None,
-        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        responses={200: serializers.TournamentSerializer, 400: DetailSerializer},
         summary="Pause: matches being played finish, nothing new starts (staff)",
     )
     @action(detail=True, methods=["post"])
@@ -293,7 +163,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
 
     @extend_schema(
         request=None,
-        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        responses={200: serializers.TournamentSerializer, 400: DetailSerializer},
         summary="Resume a paused tournament (staff)",
     )
     @action(detail=True, methods=["post"])
@@ -302,7 +172,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
 
     @extend_schema(
         request=None,
-        responses={200: serializers.TournamentSerializer, 400: serializers.DetailSerializer},
+        responses={200: serializers.TournamentSerializer, 400: DetailSerializer},
         summary="Cancel for good: unfinished matches are cancelled (staff)",
     )
     @action(detail=True, methods=["post"])
@@ -331,9 +201,9 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         request=serializers.EnterSerializer,
         responses={
             201: serializers.EntrantSerializer,
-            400: serializers.DetailSerializer,
-            403: serializers.DetailSerializer,
-            409: serializers.DetailSerializer,
+            400: DetailSerializer,
+            403: DetailSerializer,
+            409: DetailSerializer,
         },
         summary="Enter one of your bots, or yourself, while the registration is open",
     )
@@ -355,9 +225,9 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         request=serializers.WithdrawSerializer,
         responses={
             204: None,
-            400: serializers.DetailSerializer,
-            403: serializers.DetailSerializer,
-            409: serializers.DetailSerializer,
+            400: DetailSerializer,
+            403: DetailSerializer,
+            409: DetailSerializer,
         },
         summary="Withdraw one of your entries before the start (the organiser: any entry)",
     )
@@ -439,7 +309,7 @@ class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         request=None,
-        responses={200: serializers.MatchSerializer, 400: serializers.DetailSerializer},
+        responses={200: serializers.MatchSerializer, 400: DetailSerializer},
         summary="Play a failed match again, or a finished one nothing was built on yet (staff)",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsStaffOrReadOnly])
@@ -455,7 +325,7 @@ class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
                 "commitment", str, description="the seed commitment you saw before the end"
             )
         ],
-        responses={200: dict, 400: serializers.DetailSerializer},
+        responses={200: dict, 400: DetailSerializer},
         summary="Check a finished match: seed against commitment, every card against its seed",
     )
     @action(detail=True, methods=["get"])
@@ -513,7 +383,7 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         return Response({"game": game.pk, "seats": seat_names(game), "record": record, **frames})
 
     @extend_schema(
-        responses={200: dict, 401: serializers.DetailSerializer, 403: serializers.DetailSerializer},
+        responses={200: dict, 401: DetailSerializer, 403: DetailSerializer},
         summary="A forfeit's own message and the bots' logs: for their owners and staff",
     )
     @action(detail=True, methods=["get"])
@@ -530,8 +400,6 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 def seat_names(game: Game) -> list[dict]:
     """Who sat where: side A played the seats of team `a_team`, partners opposite; each seat a
     distinct name (two seats of one bot are numbered, a human's robot partner is a robot)."""
-    from play.seat_labels import seat_labels
-    from play.seating import seating
 
     match = game.match
     players = game.record.get("players", 2)

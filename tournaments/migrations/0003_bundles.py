@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import migrations, models
 
-import tournaments.models
+import submitted_bots.models
 
 
 class Migration(migrations.Migration):
@@ -22,8 +22,8 @@ class Migration(migrations.Migration):
             name="bundle",
             field=models.FileField(
                 blank=True,
-                storage=tournaments.models.bundle_storage,
-                upload_to=tournaments.models.bundle_path,
+                storage=submitted_bots.models.bundle_storage,
+                upload_to=submitted_bots.models.bundle_path,
             ),
         ),
         migrations.AddField(

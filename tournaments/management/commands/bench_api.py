@@ -26,8 +26,10 @@ from django.test import Client
 from django.test.utils import setup_test_environment, teardown_test_environment
 from django.utils import timezone
 
+from players.models import Player
+from submitted_bots.models import Bot
 from tournaments import lifecycle, scheduling
-from tournaments.models import Bot, Entrant, Match, Player, TableSettings, Tournament
+from tournaments.models import Entrant, Match, Tournament
 
 
 class Command(BaseCommand):
@@ -111,8 +113,8 @@ def build_swiss(entrants: int, rounds: int) -> Tournament:
         games_per_match=10,
         seeding=Tournament.Seeding.ORDER,
         seed=7,
+        competitive=False,
     )
-    TableSettings.objects.create(tournament=tournament, competitive=False)
     players = Player.objects.bulk_create(
         [Player(name=f"bench bot {i}", kind=Player.Kind.BOT) for i in range(entrants)]
     )

@@ -20,8 +20,8 @@ from engine.bundles import BundleError, LoadedBundle, bundle_spec, inspect_zip, 
 from engine.bundles.smoke import smoke_test
 from engine.jail.probe import availability
 from engine.plugins import registry
-from tournaments.bundles.limits import server_limits
-from tournaments.bundles.operator import zipped
+from submitted_bots.bundles.limits import server_limits
+from submitted_bots.bundles.operator import zipped
 
 EXAMPLES = Path(settings.BASE_DIR) / "examples" / "bots"
 

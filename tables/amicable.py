@@ -1,0 +1,74 @@
+"""Ending a game amicably (RULES.md section 5): when every human at the table agrees (robots do
+not vote), the game is cancelled: nobody scores, no rating or ranking changes, and the stakes
+stay with their owners, except a player who abandoned the table (away past the disconnection
+grace, a robot playing for them) who loses theirs to the bank. A vote lasts until the game ends.
+
+Only a player's own table ends this way: a tournament match must have a result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from players.people import player_of
+from tables import chips
+from tables.models import LiveMatch, settings_of
+from tables.seating import game_from_json
+from tables.services import PlayError, Table, absent_seats, close, load, locked_match, touch
+from tournaments import execution, lifecycle
+
+
+def vote_state(table: Table) -> dict[str, Any]:
+    """Who has agreed, and whose agreement is still needed (the humans present)."""
+    absent = absent_seats(table)
+    voters = sorted({s.player for s in table.seats if s.is_human and s.seat not in absent})
+    agreed = [p for p in table.live.end_votes if p in voters]
+    return {"agreed": agreed, "voters": voters}
+
+
+def vote(match_id: int, user, agree: bool = True, ip: str | None = None) -> dict[str, Any]:
+    """Agree (or withdraw the agreement) to end the game amicably; the vote as it stands, with
+    `ended` true once everyone agreed and the match is cancelled."""
+    player = player_of(user)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not settings_of(match.tournament).is_players_table:
+            raise PlayError("a tournament match cannot end amicably: it is played out", 409)
+        if (
+            match.status != match.Status.RUNNING
+            or not LiveMatch.objects.filter(match=match).exists()
+        ):
+            raise PlayError("no game is in play at this table", 409)
+        table = load(match)
+        live = table.live
+        if player is None or not any(s.player == player.pk for s in table.seats):
+            raise PlayError("only the players at the table vote", 403)
+        touch(match.pk, player.pk, ip)
+        votes = [p for p in live.end_votes if p != player.pk]
+        live.end_votes = [*votes, player.pk] if agree else votes
+        live.save(update_fields=["end_votes", "updated_at"])
+        state = vote_state(table)
+        ended = bool(state["voters"]) and set(state["voters"]) <= set(state["agreed"])
+        if ended:
+            end_amicably(table)
+    return {**state, "ended": ended}
+
+
+def end_amicably(table: Table) -> None:
+    """Cancel the game in play and the match (its finished games are kept, already paid)."""
+    match, live, settings = table.match, table.live, settings_of(table.tournament)
+    in_play = live.waiting != LiveMatch.Waiting.NEXT
+    if in_play and settings.competitive and settings.stake:
+        for seat in sorted(absent_seats(table)):
+            player = next(s.player for s in table.seats if s.seat == seat)
+            chips.forfeit(player, settings.stake, match_id=match.pk, game_index=live.game_no)
+    finished = [game_from_json(g) for g in live.games]
+    if finished:
+        execution.insert_games(execution.game_rows(match.pk, finished))
+    match.summary = {"ended": "amicably", "game": live.game_no}
+    match.finished_at = timezone.now()
+    match.save(update_fields=["summary", "finished_at"])
+    close(table)
+    lifecycle.cancel(table.tournament)  # the table's own tournament: its only match

@@ -1,0 +1,163 @@
+"""A player's own table, opened from the play page: a two-entrant tournament (the player's team,
+and a bot or a team of free seats for other people) played and recorded like any match. The
+player is its table master (RULES.md section 5). By default it is practice: it touches nobody's
+rating, chips or ranking; the master may make it competitive, staked or private.
+
+A daily table deals today's deals (the same for every daily table of these rules); any other
+table deals fresh ones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, date
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from engine.plugins import registry
+from players.models import Player
+from players.people import player_for
+from submitted_bots.budgets import entry_errors
+from submitted_bots.models import Bot
+from tables.chips import locked_wallets, wallet_of
+from tables.models import TableSettings
+from tables.services import chips_held, free_chips
+from tables.table_master import FREE_SEATS
+from tournaments import lifecycle
+from tournaments.builders import bots_named
+from tournaments.models import Entrant, Match, Tournament
+from tournaments.seeds import daily_seed, new_tournament_seed
+
+
+def utc_today() -> date:
+    return timezone.now().astimezone(UTC).date()
+
+
+def table_seed(daily: bool, variant: str, preset: str, options: dict, players: int) -> int:
+    if not daily:
+        return new_tournament_seed()
+    rules = registry().variant(variant).resolve_options(options, preset or None)
+    return daily_seed(utc_today(), variant, rules, players)
+
+
+def invited_players(names: Iterable[str]) -> list[Player]:
+    names = set(names)
+    found = list(Player.objects.filter(name__in=names, kind=Player.Kind.HUMAN))
+    unknown = sorted(names - {p.name for p in found})
+    if unknown:
+        raise ValidationError({"invite": f"no human player named {', '.join(map(repr, unknown))}"})
+    return found
+
+
+def check_tables_in_play(player: Player) -> None:
+    """A player opens at most TRUCO_MAX_TABLES_PER_PLAYER tables at once: each one running holds
+    a robot's worth of a worker at every advance, and one user opening dozens against slow
+    robots took the play workers from everyone."""
+    cap = int(getattr(settings, "TRUCO_MAX_TABLES_PER_PLAYER", 10))
+    # A table against a robot counts from its creation (it is dealt at once); a table for
+    # people once it is dealt: one nobody sat at yet runs no robot, and cannot be ended by a
+    # vote (no game is in play), so it must not hold a place.
+    in_play = (
+        Tournament.objects.filter(
+            table_settings__master=player,
+            status__in=(
+                Tournament.Status.DRAFT,
+                Tournament.Status.RUNNING,
+                Tournament.Status.PAUSED,
+            ),
+        )
+        .filter(Q(entrants__bot__isnull=False) | Q(matches__status=Match.Status.RUNNING))
+        .distinct()
+        .count()
+    )
+    if in_play >= cap:
+        raise ValidationError(
+            {
+                "detail": f"you have {in_play} tables in play, the most one player may open: "
+                "finish one, or end it (end-vote), first"
+            }
+        )
+
+
+def quick_match(
+    user,
+    *,
+    variant: str,
+    bot: Bot | str | None,
+    players: int = 2,
+    preset: str = "",
+    options: dict | None = None,
+    games: int = 1,
+    turn_seconds: int = 60,
+    competitive: bool = False,
+    stake: int = 0,
+    private: bool = False,
+    spectators: bool = True,
+    daily: bool = False,
+    invite: Iterable[str] = (),
+) -> Match:
+    """Create, start and return the table's match; ValidationError says what is wrong. Without a
+    `bot` the other side is free seats for people (robots play those nobody takes)."""
+    player = player_for(user)
+    if isinstance(bot, str):
+        bot = bots_named([bot])[0]
+    if daily and competitive:
+        raise ValidationError(
+            {"daily": "a daily table is practice: everyone gets its deals today, so they are known"}
+        )
+    free = free_chips(player) if competitive else wallet_of(player).chips
+    if competitive and stake > free:
+        raise ValidationError(
+            {"stake": f"{chips_held(player, free)}: you cannot stake {stake} a game"}
+        )
+    if isinstance(bot, Bot):
+        errors = entry_errors([bot], turn_seconds)
+        if errors:
+            raise ValidationError({"bot": errors})
+    guests = invited_players(invite)
+    kind = "Daily" if daily else "Table" if competitive else "Practice"
+    tournament = Tournament(
+        name=f"{kind}: {player.name} v {bot.label if bot else 'people'}",
+        variant=variant,
+        preset=preset,
+        options=dict(options or {}),
+        players=players,
+        format="single-elimination",
+        games_per_match=games,
+        seeding=Tournament.Seeding.ORDER,
+        kind=Tournament.Kind.TABLE,
+        competitive=competitive,
+        turn_seconds=turn_seconds,
+        created_by=user,
+    )
+    tournament.full_clean()
+    tournament.seed = table_seed(daily, variant, preset, tournament.options, players)
+    with transaction.atomic():
+        # Under the player's wallet lock: two tables opened at once are counted one after the
+        # other.
+        locked_wallets([player.pk])
+        check_tables_in_play(player)
+        tournament.save()
+        table = TableSettings.objects.create(
+            tournament=tournament,
+            stake=stake,
+            private=private,
+            spectators=spectators,
+            daily=daily,
+            master=player,  # the first seated: whoever opens the table
+        )
+        table.invited.add(*guests)
+        human = Entrant.objects.create(tournament=tournament, name=player.name, seed=1)
+        human.members.add(player)
+        if bot is not None:
+            Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot, seed=2)
+        else:
+            Entrant.objects.create(tournament=tournament, name=FREE_SEATS, seed=2)
+    try:
+        lifecycle.start(tournament)
+    except lifecycle.LifecycleError as exc:
+        raise ValidationError(str(exc)) from None
+    return Match.objects.get(tournament=tournament)

@@ -1,0 +1,52 @@
+"""Paying a finished game of a live table (RULES.md section 5), once: the pot of a staked
+competitive game (`tables.chips`) and the ranking points of a competitive one
+(`tables.ranking`). Practice tables pay nothing. Called in the transaction that ends the
+game, under the live match's lock."""
+
+from __future__ import annotations
+
+from tables import chips, ranking
+from tables.models import Presence, SettledGame, TableSettings
+from tournaments.seating import Seat
+
+SHARED_IP = "two players at the table share an IP address"
+
+
+def addresses(live_id: int, players: set[int]) -> dict[int, list[str]]:
+    rows = Presence.objects.filter(live_id=live_id, player_id__in=players)
+    return {player: ips for player, ips in rows.values_list("player_id", "ips")}
+
+
+def settle_game(
+    match_id: int, index: int, table: TableSettings, seats: list[Seat], winner: int | None
+) -> SettledGame | None:
+    """Pay game `index` of the match, played at `seats` and won by team `winner` (None: no
+    winner). Nothing for a practice table or a game already paid (a re-run match)."""
+    humans = {s.player for s in seats if s.is_human}
+    if not table.competitive or not humans:
+        return None
+    if SettledGame.objects.filter(match_id=match_id, index=index).exists():
+        return None
+    winning = {s.seat for s in seats if winner is not None and s.seat % 2 == winner}
+    pot = bank_share = 0
+    if table.stake:
+        balances = {pk: w.chips for pk, w in chips.locked_wallets(humans).items()}
+        moves, pot, bank_share = chips.game_movements(
+            table.stake, {s.seat: s.player for s in seats}, winning, balances
+        )
+        chips.apply(moves, match_id=match_id, game_index=index)
+    shared = ranking.shared_address(addresses(match_id, humans))
+    if not shared and winner is not None:
+        ranking.award(
+            {s.player for s in seats if s.is_human and s.seat in winning},
+            {s.player for s in seats if s.is_human and s.seat not in winning},
+        )
+    return SettledGame.objects.create(
+        match_id=match_id,
+        index=index,
+        stake=table.stake,
+        pot=pot,
+        bank_share=bank_share,
+        ranked=not shared and winner is not None,
+        not_ranked_because=SHARED_IP if shared else "" if winner is not None else "no winner",
+    )

@@ -1,0 +1,142 @@
+"""A player's own table (RULES.md section 5): its master (the first seated) changes its options
+before a game or between two games, and invites players; others take its free seats, only the
+invited ones if the table is private. The tables of a tournament are set by staff instead."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db import transaction
+
+from players.models import Player
+from players.people import player_for, player_of
+from tables.checks import check_table_settings
+from tables.models import LiveMatch, TableSettings, settings_of
+from tables.services import PlayError, check_covers_stake, human_ids, locked_match, touch
+from tournaments.models import Entrant, Match
+
+# What a master may change: the table options of the source site (seed 000). The rules and the
+# deals (`daily`) are chosen when the table is opened.
+MASTER_OPTIONS = ("turn_seconds", "competitive", "stake", "private", "spectators")
+# Of those, the tournament's own (bots play by them too); the rest are the table's.
+TOURNAMENT_OPTIONS = ("turn_seconds", "competitive")
+FREE_SEATS = "(free seats)"  # the name of a team nobody sits at yet
+
+
+def between_games(match: Match) -> bool:
+    """Before the first game is dealt, or while the table waits for the next one."""
+    if match.status == Match.Status.PENDING:
+        return True
+    return (
+        match.status == Match.Status.RUNNING
+        and LiveMatch.objects.filter(match=match, waiting=LiveMatch.Waiting.NEXT).exists()
+    )
+
+
+def players_table(match: Match) -> TableSettings:
+    table = settings_of(match.tournament)
+    if not table.is_players_table:
+        raise PlayError("staff set the tables of a tournament; this one has no table master", 403)
+    return table
+
+
+def check_master(table: TableSettings, player: Player | None) -> None:
+    if player is None or player.pk != table.master_id:
+        raise PlayError(f"only the table master, {table.master}, changes this table", 403)
+
+
+def table_options(table: TableSettings) -> dict[str, Any]:
+    out: dict[str, Any] = {name: getattr(table, name) for name in MASTER_OPTIONS}
+    out["daily"] = table.daily
+    out["master"] = {"id": table.master_id, "name": table.master.name} if table.master_id else None
+    if table.pk is not None:
+        out["invited"] = sorted(table.invited.values_list("name", flat=True))
+    else:
+        out["invited"] = []
+    return out
+
+
+def change_options(match_id: int, user, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The master's new options for the table (already validated in type and range)."""
+    player = player_of(user)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        table = players_table(match)
+        check_master(table, player)
+        if not between_games(match):
+            raise PlayError(
+                "the table's options change only before a game starts or between two games", 409
+            )
+        wanted = {k: v for k, v in changes.items() if k in MASTER_OPTIONS}
+        if table.daily and wanted.get("competitive"):
+            raise PlayError(
+                "a daily table is practice: everyone gets its deals today, so they are known"
+            )
+        tournament = match.tournament
+        for name, value in wanted.items():
+            setattr(tournament if name in TOURNAMENT_OPTIONS else table, name, value)
+        for messages in check_table_settings(tournament.competitive, table.stake).values():
+            raise PlayError(messages[0])
+        own = [name for name in wanted if name in TOURNAMENT_OPTIONS]
+        if own:
+            tournament.save(update_fields=own)
+        rest = [name for name in wanted if name not in TOURNAMENT_OPTIONS]
+        if rest:
+            table.save(update_fields=rest)
+        return table_options(table)
+
+
+def invite(match_id: int, user, names: Iterable[str]) -> dict[str, Any]:
+    """The master invites players by name: they may sit at the table even when it is private."""
+    player = player_of(user)
+    names = sorted(set(names))
+    with transaction.atomic():
+        match = locked_match(match_id)
+        table = players_table(match)
+        check_master(table, player)
+        found = list(Player.objects.filter(name__in=names, kind=Player.Kind.HUMAN))
+        unknown = sorted(set(names) - {p.name for p in found})
+        if unknown:
+            raise PlayError(f"no human player named {', '.join(map(repr, unknown))}")
+        table.invited.add(*found)
+        return table_options(table)
+
+
+def free_teams(match: Match) -> list[tuple[str, Entrant]]:
+    """(side, entrant) of each human team with a seat nobody sits at (a robot plays it)."""
+    per_side = match.tournament.players // 2
+    out = []
+    for side, entrant in (("a", match.entrant_a), ("b", match.entrant_b)):
+        human_team = entrant is not None and entrant.bot_id is None
+        if human_team and len(entrant.members.all()) < per_side:
+            out.append((side, entrant))
+    return out
+
+
+def sit(match_id: int, user, side: str | None = None, ip: str | None = None) -> None:
+    """Take a free seat of a player's table, before a game or between two games."""
+    player = player_for(user)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        table = players_table(match)
+        if player.pk in human_ids(match):
+            raise PlayError("you already sit at this table", 409)
+        if table.private and not (
+            player.pk == table.master_id or table.invited.filter(pk=player.pk).exists()
+        ):
+            raise PlayError("this table is private: only invited players may sit", 403)
+        check_covers_stake(player, table, match.pk)
+        if not between_games(match):
+            raise PlayError("a game is being played: sit down when it ends", 409)
+        teams = [(s, e) for s, e in free_teams(match) if side in (None, s)]
+        if not teams:
+            raise PlayError(
+                "no free seat at this table" + (f" on side {side}" if side else ""), 409
+            )
+        entrant = teams[0][1]
+        entrant.members.add(player)
+        entrant.name = " & ".join(sorted(p.name for p in entrant.members.all()))[:120]
+        entrant.save(update_fields=["name"])
+        if LiveMatch.objects.filter(match=match).exists():
+            touch(match.pk, player.pk, ip)

@@ -1,0 +1,141 @@
+"""What a person sees of a live match: a player their own seats' observations (and nothing of
+the other seats' cards), everyone else the spectator's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.utils import timezone
+
+from engine.errors import TrucoError
+from engine.plugins import get_variant
+from players.models import Player
+from players.people import player_of
+from stack import worker_health
+from tables.amicable import vote_state
+from tables.models import LiveMatch, settings_of
+from tables.public_view import public_view
+from tables.seating import game_from_json, next_game, scheduled
+from tables.services import Table, inline, table_of, turn_of
+from tables.table_master import free_teams, table_options
+from tables.table_story import explain, rematch
+from tournaments.models import Match
+from tournaments.scheduling import needs_winner
+from tournaments.seating import seating
+
+
+class CannotWatch(Exception):
+    pass
+
+
+def may_watch(match: Match, user, player: Player | None, seats: list) -> bool:
+    if player is not None and any(s.player == player.pk for s in seats):
+        return True
+    if user is not None and user.is_staff:
+        return True
+    return settings_of(match.tournament).spectators
+
+
+def table_state(match: Match, user) -> dict[str, Any]:
+    """The state of `match` for `user`. Raises CannotWatch for a table closed to spectators."""
+    player = player_of(user)
+    tournament = match.tournament
+    live = LiveMatch.objects.filter(match=match).first()
+    table: Table | None = table_of(match, live) if live is not None else None
+    if table is not None:
+        seats = table.seats
+    else:
+        plan = next_game(tournament, match, [], needs_winner(tournament))
+        seats = seating(match, tournament.players, plan.a_team if plan else 0)
+    if not may_watch(match, user, player, seats):
+        raise CannotWatch("this table does not allow spectators")
+    mine = [s.seat for s in seats if player is not None and s.player == player.pk]
+    game = table.game if table is not None else None
+    if live is not None and live.waiting == LiveMatch.Waiting.NEXT:
+        game = None  # not dealt yet: nobody sees its cards before the table is set
+    settings = settings_of(tournament)
+    to_act = game.to_act if game is not None else None
+    deadline = live.turn_deadline if live is not None and live.waiting == "human" else None
+    finished = [game_from_json(g) for g in live.games] if live is not None else []
+    state: dict[str, Any] = {
+        "match": match.pk,
+        "key": match.key,
+        "status": match.status,
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "variant": tournament.variant,
+            "players": tournament.players,
+            # The deck the variant deals at these rules: the page draws its card faces from it.
+            "deck": table_deck(tournament),
+        },
+        "waiting": live.waiting if live is not None else "start",
+        "game": {
+            "index": len(finished),
+            "scheduled": len(scheduled(tournament, match)),
+            "finished": len(finished),
+        },
+        "seats": [
+            {**s.to_json(), "you": s.seat in mine, "to_act": s.seat == to_act} for s in seats
+        ],
+        "you": mine,
+        "to_act": to_act,
+        "turn": turn_of(table) if game is not None else None,
+        "your_turn": to_act is not None and to_act in mine,
+        "turn_deadline": deadline.isoformat() if deadline else None,
+        "seconds_left": max(0.0, (deadline - timezone.now()).total_seconds()) if deadline else None,
+        "observations": {str(seat): game.observation(seat) for seat in mine} if game else {},
+        "table": public_view(game.state) if game is not None else None,
+        "games": [
+            {
+                "index": g.index,
+                "a_team": g.a_team,
+                "score": list(g.result.score),
+                "points_a": g.points[0],
+                "points_b": g.points[1],
+                "winner_side": g.winner_side,
+                "termination": g.result.termination,
+            }
+            for g in finished
+        ],
+        "result": {
+            "wins_a": match.wins_a,
+            "wins_b": match.wins_b,
+            "winner": match.winner_id,
+        }
+        if match.status == Match.Status.DONE
+        else None,
+        "settings": table_options(settings),
+        "free_seats": free_seats(match) if settings.is_players_table else 0,
+        "workers": workers_for(match, live),
+        "end_vote": vote_state(table)
+        if table is not None and settings.is_players_table and match.status == "running"
+        else None,
+        "rematch": rematch(match, mine),
+    }
+    state.update(explain(state, match, game, finished, mine))
+    return state
+
+
+def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
+    """Whether a worker is there to play the bots' replies of a running match (None when no
+    worker is needed: the match is not running, or bots play in the request)."""
+    if match.status != Match.Status.RUNNING or live is None or inline():
+        return None
+    return worker_health.status(django_settings.TRUCO_PLAY_QUEUE)
+
+
+def free_seats(match: Match) -> int:
+    per_side = match.tournament.players // 2
+    return sum(per_side - len(e.members.all()) for _, e in free_teams(match))
+
+
+def table_deck(tournament) -> str | None:
+    """The deck of the tournament's rules, as the variant names it; None for rules a plugin
+    no longer accepts."""
+    try:
+        variant = get_variant(tournament.variant)
+        return variant.deck_for(variant.rules(tournament.options, tournament.preset or None))
+    except TrucoError:
+        return None

@@ -1,0 +1,1 @@
+"""The site as a whole (website/apps.py)."""

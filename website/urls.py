@@ -1,0 +1,37 @@
+"""The site's pages, from every app, under one namespace (`web:`): the tournaments' (list, page,
+matches, replays, entering), the bots' (My bots), the tables' (the lobby, a table) and the site's
+own (ratings, users, accounts)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from submitted_bots.web import my_bots
+from tables.web import views as tables
+from tournaments.web import entries
+from tournaments.web import views as tournaments
+from website import users, views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", tournaments.tournament_list, name="home"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/enter/", entries.enter, name="enter"),
+    path("tournaments/<int:pk>/withdraw/", entries.withdraw, name="withdraw"),
+    path("tournaments/<int:pk>/start/", entries.start, name="start"),
+    path("users/<str:username>/", users.user_page, name="user"),
+    path("matches/<int:pk>/", tournaments.match_detail, name="match"),
+    path("games/<int:pk>/replay/", tournaments.replay, name="replay"),
+    path("ratings/", views.ratings, name="ratings"),
+    path("bots/mine/", my_bots.my_bots, name="my-bots"),
+    path("bots/<int:pk>/retire/", my_bots.retire, name="retire-bot"),
+    path("play/", tables.play_lobby, name="play"),
+    path("play/matches/<int:pk>/", tables.play_table, name="play-match"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="registration/login.html", next_page="web:play"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="web:home"), name="logout"),
+    path("accounts/signup/", views.signup, name="signup"),
+]
