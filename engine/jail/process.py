@@ -2,7 +2,8 @@
 
 Messages go to the bot's standard input; its answers come from its standard output, one line
 each, within a hard deadline (poll on non-blocking pipes: no thread); its standard error is read
-whenever the runner waits and kept, bounded, as its log. Closing it ends every process of the
+whenever the runner waits and kept, bounded, as its log (its first and last lines, and the count
+of what was between: engine/bot_logs.py). Closing it ends every process of the
 jail: the outer bwrap is killed, the jail's init dies with it (`--die-with-parent`) and with it
 the whole PID namespace; where the jail has a cgroup, whatever is left in it is killed too.
 """
@@ -10,6 +11,7 @@ the whole PID namespace; where the jail has a cgroup, whatever is left in it is 
 from __future__ import annotations
 
 import array
+import codecs
 import contextlib
 import fcntl
 import json
@@ -23,6 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..bot_logs import LogKeeper
 from ..protocol import MAX_REPLY_BYTES, BotExited, BotTimeout, MalformedReply, encode
 from .cgroup import JailCgroup, join_command, make_cgroup
 from .command import JAIL_UID, args_in_fd, bwrap_command, userns_command
@@ -34,7 +37,7 @@ from .watchdog import Watch, unwatch, watch
 
 GRACE_SECONDS = 1.0  # for a bot to leave by itself once its input closes
 PENDING_BYTES = 1 << 16  # notices held at most before they are written anyway
-DROP_BURST = 1 << 20  # log bytes past the kept ones read (and counted) at most per DROP_PAUSE
+DROP_BURST = 1 << 20  # log bytes read at most per DROP_PAUSE once the log drops some
 DROP_PAUSE = 0.05
 READ_CHUNK = 1 << 16
 
@@ -55,8 +58,8 @@ class JailedProcess:
         self._uid: UidLease | None = None
         self._as_root = False
         self._cgroup: JailCgroup | None = None
-        self._log = bytearray()
-        self._log_dropped = 0
+        self._log = LogKeeper(limits.log_kb << 10)
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._buffer = b""
         self._pending: list[bytes] = []  # notices not written yet
         self._fresh = True  # its first decision waits for it to have started
@@ -201,11 +204,8 @@ class JailedProcess:
 
     def log_since_last(self) -> str:
         self._drain_log()
-        text = self._log.decode("utf-8", "replace")
-        if self._log_dropped:
-            text += f"\n[{self._log_dropped} more bytes of log not kept]\n"
-        self._log = bytearray()
-        self._log_dropped = 0
+        text = self._log.text()
+        self._log = LogKeeper(self.limits.log_kb << 10)
         return text
 
     def close(self, graceful: bool = True) -> None:
@@ -311,33 +311,31 @@ class JailedProcess:
                 self._buffer += chunk
 
     def _drain_log(self, final: bool = False) -> None:
-        """Read its standard error, keeping the first `log_kb`. Past that, what it writes is
-        only counted, and at most DROP_BURST bytes every DROP_PAUSE seconds: forty processes
+        """Read its standard error into its log, which keeps `log_kb` Ki characters: the first
+        half as they came, the latest half, and the count of what fell between. Once it drops
+        some, at most DROP_BURST bytes are read every DROP_PAUSE seconds: forty processes
         writing at once kept the runner reading (two seconds of its CPU a second) while the bot
         still answered in time. Its writers wait on the pipe meanwhile, as on a slow terminal."""
         if self._log_paused_until is not None:
             if not final and time.monotonic() < self._log_paused_until:
                 return
             self._resume_log()
-        keep = self.limits.log_kb << 10
-        dropped = 0
+        flooded = 0
         while True:
             try:
                 chunk = os.read(self._stderr, READ_CHUNK)
             except (BlockingIOError, OSError, ValueError):
                 return
             if not chunk:
+                self._log.add(self._decoder.decode(b"", final=True))
                 with contextlib.suppress(KeyError):
                     self._poll.unregister(self._stderr)
                 self._log_paused_until = None
                 return
-            room = keep - len(self._log)
-            if room > 0:
-                self._log += chunk[:room]
-            over = max(0, len(chunk) - max(room, 0))
-            self._log_dropped += over
-            dropped += over
-            if dropped >= DROP_BURST:
+            self._log.add(self._decoder.decode(chunk))
+            if self._log.full:
+                flooded += len(chunk)
+            if flooded >= DROP_BURST:
                 if not final:
                     self._pause_log()
                 return
@@ -376,5 +374,4 @@ class JailedProcess:
                 detail += f" (over its {self.limits.cpu_seconds} CPU seconds)"
         else:
             detail = f"bot process exited with code {code}"
-        tail = self._log.decode("utf-8", "replace")[-2000:]
-        return BotExited(detail, tail)
+        return BotExited(detail, self._log.last(2000))
