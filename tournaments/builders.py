@@ -16,7 +16,7 @@ from tournaments.bot_names import is_qualified, names_a_user, resolve_operator, 
 from tournaments.bundles.operator import is_bundle_path, operator_bundle
 from tournaments.models import Bot, Entrant, TableSettings, Tournament
 
-BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
+BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?\Z")
 
 
 def parse_bot_items(items: Sequence[str]) -> list[str]:
