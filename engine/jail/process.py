@@ -16,6 +16,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -40,6 +41,19 @@ PENDING_BYTES = 1 << 16  # notices held at most before they are written anyway
 DROP_BURST = 1 << 20  # log bytes read at most per DROP_PAUSE once the log drops some
 DROP_PAUSE = 0.05
 READ_CHUNK = 1 << 16
+# Written into a bot's log at each of its timeouts, so that its author sees where they were:
+# a start-up that outran its allowance (its input was still unread when its start-up seconds
+# were up, and no answer came in the decision's time after them), or a decision over its time.
+# The smoke match (engine/bundles/smoke.py) reads the last to say which it was.
+TIMEOUT_NOTE = "\n[the server: {detail}]\n"
+TIMEOUT_NOTE_PATTERN = re.compile(
+    r"\[the server: (?:did not answer its first message within (?P<startup>[0-9.]+) s of "
+    r"starting|no answer within [0-9.]+s|the bot stopped reading its input)\]"
+)
+
+
+def startup_detail(startup_seconds: float) -> str:
+    return f"did not answer its first message within {startup_seconds:g} s of starting"
 
 
 class JailedProcess:
@@ -189,18 +203,31 @@ class JailedProcess:
 
     def request(self, message: Mapping[str, Any], seconds: float) -> Any:
         self._buffer = b""  # lines nobody asked for are not answers
-        self._flush(time.monotonic() + seconds + self.limits.startup_seconds, encode(message))
-        if self._fresh:
-            self._fresh = False
-            self._await_start()
-        deadline = time.monotonic() + seconds
-        line = self._read_line(deadline, seconds)
+        started = True
+        try:
+            self._flush(time.monotonic() + seconds + self.limits.startup_seconds, encode(message))
+            if self._fresh:
+                self._fresh = False
+                started = self._await_start()
+            line = self._read_line(time.monotonic() + seconds, seconds)
+        except BotTimeout as exc:
+            late = exc if started else self._startup_timeout(seconds)
+            self._log.add(TIMEOUT_NOTE.format(detail=late.detail))
+            raise late from None
         try:
             return json.loads(line)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
             raise MalformedReply(
                 "answered a line that is not JSON", line[:200].decode("utf-8", "replace")
             ) from None
+
+    def _startup_timeout(self, seconds: float) -> BotTimeout:
+        startup = self.limits.startup_seconds
+        return BotTimeout(
+            startup_detail(startup),
+            f"its input was still unread after its {startup:g} s to start, and no answer came "
+            f"in the {seconds:g} s to decide after them",
+        )
 
     def log_since_last(self) -> str:
         self._drain_log()
@@ -241,23 +268,28 @@ class JailedProcess:
         if self._uid is not None:
             self._uid.release()
 
-    def _await_start(self) -> None:
+    def _await_start(self) -> bool:
         """A bot that just started is given time to load before its clock runs: its decision
         time starts when it has read its input (the request included), or when its
-        `startup_seconds` are up."""
+        `startup_seconds` are up. Whether it read its input (or ended) within them."""
         end = time.monotonic() + self.limits.startup_seconds
-        unread = array.array("i", [0])
         pause = 0.0005
-        while time.monotonic() < end and self._proc.poll() is None:
-            try:
-                fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
-            except OSError:
-                return
-            if unread[0] == 0:
-                return
+        while True:
+            if self._proc.poll() is not None or self._has_read_its_input():
+                return True  # (one that died is not one that was slow)
+            if time.monotonic() >= end:
+                return False
             self._drain_log()
             time.sleep(pause)
             pause = min(pause * 2, 0.01)
+
+    def _has_read_its_input(self) -> bool:
+        unread = array.array("i", [0])
+        try:
+            fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
+        except OSError:
+            return True  # its input is closed: nothing waits there
+        return unread[0] == 0
 
     # --- the pipes -------------------------------------------------------------------------
     def _write(self, data: bytes, deadline: float) -> None:
