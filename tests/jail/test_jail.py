@@ -385,6 +385,8 @@ def test_jail_check_verifies_the_jail_here():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the jail holds" in done.stdout and "FAIL" not in done.stdout
     assert "connect 127.0.0.1:5432: refused" in done.stdout
+    assert "ok   lock a file every jail sees: refused: No locks available" in done.stdout
+    assert "ok   watch a folder every jail sees: refused: Function not implemented" in done.stdout
 
 
 def test_arena_checks_a_jailed_bots_parameters_in_the_jail(capsys):
