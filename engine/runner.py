@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bot import BotCrashed, DecisionTimeout
+from .bot_logs import GAME_LOG_CHARS, bounded
 from .botseed import bot_seed
 from .errors import IllegalAction, PluginError
 from .plugins import plugin_manager, registry
@@ -342,7 +343,7 @@ def finish(
     logs = {}
     for seat, bot in enumerate(seats):
         log_since_last = getattr(bot, "log_since_last", None)
-        text = log_since_last() if log_since_last is not None else ""
+        text = bounded(log_since_last(), GAME_LOG_CHARS) if log_since_last is not None else ""
         if text:
             logs[seat] = text
     game = GameResult(

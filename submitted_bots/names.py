@@ -19,9 +19,9 @@ from django.core.exceptions import ValidationError
 from engine.plugins import registry
 from submitted_bots.models import Bot
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")  # \Z: "$" lets a final newline by
 # owner/name, optionally " vN" (usernames may hold letters, digits and @ . + - _)
-QUALIFIED = re.compile(r"^(?P<owner>[\w.@+-]{1,150})/(?P<name>[^/\s]+)(?: v(?P<version>\w+))?$")
+QUALIFIED = re.compile(r"^(?P<owner>[\w.@+-]{1,150})/(?P<name>[^/\s]+)(?: v(?P<version>\w+))?\Z")
 
 
 def reserved_names() -> frozenset[str]:

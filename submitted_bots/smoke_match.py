@@ -9,6 +9,7 @@ import logging
 from django.conf import settings
 from django.utils import timezone
 
+from engine.bot_logs import bounded
 from engine.bundles import BundleError, Manifest
 from engine.bundles.smoke import SmokeReport, smoke_test
 from engine.errors import TrucoError
@@ -53,7 +54,7 @@ def validate_version(bot_id: int) -> str:
         status=status,
         status_reason=report.reason,
         validation=report.as_json(),
-        log=report.log[-MAX_LOG_CHARS:],
+        log=bounded(report.log, MAX_LOG_CHARS),
         validated_at=timezone.now(),
     )
     return status

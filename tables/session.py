@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bot import DecisionTimeout
+from engine.bot_logs import bounded
 from engine.botseed import bot_seed
 from engine.errors import IllegalAction
 from engine.plugins import registry
@@ -169,13 +170,7 @@ class LiveGame:
 
     def _keep_logs(self, logs: Mapping[int, str]) -> None:
         for seat, text in logs.items():
-            kept = self.logs.get(seat, "")
-            room = MAX_LOG_CHARS - len(kept)
-            if room > 0:
-                kept += text[:room]
-                if len(text) > room:
-                    kept += "\n[more of the log not kept]\n"
-                self.logs[seat] = kept
+            self.logs[seat] = bounded(self.logs.get(seat, "") + text, MAX_LOG_CHARS)
 
     def advance(
         self,

@@ -17,7 +17,7 @@ from submitted_bots.models import Bot
 from submitted_bots.names import is_qualified, names_a_user, resolve_operator, resolve_qualified
 from tournaments.models import Entrant, Tournament
 
-BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?$")
+BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?\Z")
 
 
 def parse_bot_items(items: Sequence[str]) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.bot_logs import bounded
 from engine.runner import CRASH, ILLEGAL, TIMEOUT, GameResult
 
 PUBLIC_DETAIL = {
@@ -38,7 +39,7 @@ def private_part(result: GameResult) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if result.fault_message:
         out["fault_message"] = result.fault_message[:MAX_MESSAGE_CHARS]
-    logs = {str(seat): text[-MAX_LOG_CHARS:] for seat, text in result.logs.items() if text}
+    logs = {str(seat): bounded(text, MAX_LOG_CHARS) for seat, text in result.logs.items() if text}
     if logs:
         out["logs"] = logs
     return out

@@ -22,8 +22,8 @@ from .errors import BundleError
 
 MANIFEST_NAME = "bot.toml"
 MAX_MANIFEST_BYTES = 16 * 1024
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
-PYTHON_CLASS = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")  # \Z: "$" lets a final newline by
+PYTHON_CLASS = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*\Z")
 MAX_COMMAND_PARTS = 32
 MAX_COMMAND_PART = 300
 KEYS = ("name", "command", "python_class", "description", "variants", "players")

@@ -10,6 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..jail.process import TIMEOUT_NOTE_PATTERN, startup_detail
 from ..match import MatchSpec, play_match
 from ..runner import CRASH, ILLEGAL, NORMAL, TIMEOUT
 from .manifest import Manifest
@@ -74,6 +75,13 @@ def verdict(game, setting: SettingResult, bot_seats: set[int], decision_seconds:
     if result.termination == ILLEGAL:
         return f"illegal action in the smoke match ({where}): {result.detail}{said}"
     if result.termination == TIMEOUT:
+        notes = list(TIMEOUT_NOTE_PATTERN.finditer(result.logs.get(result.seat, "")))
+        if notes and notes[-1]["startup"]:  # the last timeout was its start-up's, not a decision's
+            startup = float(notes[-1]["startup"])
+            return (
+                f"{startup_detail(startup)} ({where}): a bot has {startup:g} s to start (to "
+                f"read its first messages), then {decision_seconds:g} s per decision"
+            )
         return (
             f"too slow ({where}): {result.detail}; a decision may take at most "
             f"{decision_seconds:g}s"

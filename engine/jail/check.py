@@ -80,6 +80,15 @@ tries("use the kernel keyring", lambda: call("keyctl", 0, -3, 0))  # KEYCTL_GET_
 tries("ptrace itself", lambda: call("ptrace", 0, 0, 0, 0))  # PTRACE_TRACEME
 tries("open an AF_VSOCK socket", lambda: socket.socket(40, socket.SOCK_STREAM).close())
 tries("open an AF_NETLINK socket", lambda: socket.socket(16, socket.SOCK_RAW, 0).close())
+# What the two jails of a 2 vs 2 team could signal each other through: a lock on a file both see,
+# a watch on a folder both see (docs/security.md, "Partners in 2 vs 2").
+import fcntl
+shared = os.open("/usr/bin/env", os.O_RDONLY)
+tries("lock a file every jail sees", lambda: fcntl.flock(shared, fcntl.LOCK_SH | fcntl.LOCK_NB))
+def watch():
+    if libc.inotify_init1(0) < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+tries("watch a folder every jail sees", watch)
 import resource
 found["limits"] = {name: resource.getrlimit(getattr(resource, name))[0] for name in ("RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA")}
 found["root entries"] = sorted(os.listdir("/"))
@@ -150,7 +159,7 @@ def run_jail_check(args) -> int:
     ]
     for key, value in found.items():
         if key.startswith(("connect", "read", "write", "signal", "make", "set", "load", "use")) or (
-            key.startswith(("ptrace", "open an"))
+            key.startswith(("ptrace", "open an", "lock", "watch"))
         ):
             expected = "allowed" if key == "write /tmp" else "refused"
             checks.append((f"{key}: {value}", value.startswith(expected)))

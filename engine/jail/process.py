@@ -2,7 +2,8 @@
 
 Messages go to the bot's standard input; its answers come from its standard output, one line
 each, within a hard deadline (poll on non-blocking pipes: no thread); its standard error is read
-whenever the runner waits and kept, bounded, as its log. Closing it ends every process of the
+whenever the runner waits and kept, bounded, as its log (its first and last lines, and the count
+of what was between: engine/bot_logs.py). Closing it ends every process of the
 jail: the outer bwrap is killed, the jail's init dies with it (`--die-with-parent`) and with it
 the whole PID namespace; where the jail has a cgroup, whatever is left in it is killed too.
 """
@@ -10,10 +11,12 @@ the whole PID namespace; where the jail has a cgroup, whatever is left in it is 
 from __future__ import annotations
 
 import array
+import codecs
 import contextlib
 import fcntl
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -23,6 +26,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..bot_logs import LogKeeper
 from ..protocol import MAX_REPLY_BYTES, BotExited, BotTimeout, MalformedReply, encode
 from .cgroup import JailCgroup, join_command, make_cgroup
 from .command import JAIL_UID, args_in_fd, bwrap_command, userns_command
@@ -34,9 +38,22 @@ from .watchdog import Watch, unwatch, watch
 
 GRACE_SECONDS = 1.0  # for a bot to leave by itself once its input closes
 PENDING_BYTES = 1 << 16  # notices held at most before they are written anyway
-DROP_BURST = 1 << 20  # log bytes past the kept ones read (and counted) at most per DROP_PAUSE
+DROP_BURST = 1 << 20  # log bytes read at most per DROP_PAUSE once the log drops some
 DROP_PAUSE = 0.05
 READ_CHUNK = 1 << 16
+# Written into a bot's log at each of its timeouts, so that its author sees where they were:
+# a start-up that outran its allowance (its input was still unread when its start-up seconds
+# were up, and no answer came in the decision's time after them), or a decision over its time.
+# The smoke match (engine/bundles/smoke.py) reads the last to say which it was.
+TIMEOUT_NOTE = "\n[the server: {detail}]\n"
+TIMEOUT_NOTE_PATTERN = re.compile(
+    r"\[the server: (?:did not answer its first message within (?P<startup>[0-9.]+) s of "
+    r"starting|no answer within [0-9.]+s|the bot stopped reading its input)\]"
+)
+
+
+def startup_detail(startup_seconds: float) -> str:
+    return f"did not answer its first message within {startup_seconds:g} s of starting"
 
 
 class JailedProcess:
@@ -55,8 +72,8 @@ class JailedProcess:
         self._uid: UidLease | None = None
         self._as_root = False
         self._cgroup: JailCgroup | None = None
-        self._log = bytearray()
-        self._log_dropped = 0
+        self._log = LogKeeper(limits.log_kb << 10)
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._buffer = b""
         self._pending: list[bytes] = []  # notices not written yet
         self._fresh = True  # its first decision waits for it to have started
@@ -186,12 +203,17 @@ class JailedProcess:
 
     def request(self, message: Mapping[str, Any], seconds: float) -> Any:
         self._buffer = b""  # lines nobody asked for are not answers
-        self._flush(time.monotonic() + seconds + self.limits.startup_seconds, encode(message))
-        if self._fresh:
-            self._fresh = False
-            self._await_start()
-        deadline = time.monotonic() + seconds
-        line = self._read_line(deadline, seconds)
+        started = True
+        try:
+            self._flush(time.monotonic() + seconds + self.limits.startup_seconds, encode(message))
+            if self._fresh:
+                self._fresh = False
+                started = self._await_start()
+            line = self._read_line(time.monotonic() + seconds, seconds)
+        except BotTimeout as exc:
+            late = exc if started else self._startup_timeout(seconds)
+            self._log.add(TIMEOUT_NOTE.format(detail=late.detail))
+            raise late from None
         try:
             return json.loads(line)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
@@ -199,13 +221,18 @@ class JailedProcess:
                 "answered a line that is not JSON", line[:200].decode("utf-8", "replace")
             ) from None
 
+    def _startup_timeout(self, seconds: float) -> BotTimeout:
+        startup = self.limits.startup_seconds
+        return BotTimeout(
+            startup_detail(startup),
+            f"its input was still unread after its {startup:g} s to start, and no answer came "
+            f"in the {seconds:g} s to decide after them",
+        )
+
     def log_since_last(self) -> str:
         self._drain_log()
-        text = self._log.decode("utf-8", "replace")
-        if self._log_dropped:
-            text += f"\n[{self._log_dropped} more bytes of log not kept]\n"
-        self._log = bytearray()
-        self._log_dropped = 0
+        text = self._log.text()
+        self._log = LogKeeper(self.limits.log_kb << 10)
         return text
 
     def close(self, graceful: bool = True) -> None:
@@ -241,23 +268,28 @@ class JailedProcess:
         if self._uid is not None:
             self._uid.release()
 
-    def _await_start(self) -> None:
+    def _await_start(self) -> bool:
         """A bot that just started is given time to load before its clock runs: its decision
         time starts when it has read its input (the request included), or when its
-        `startup_seconds` are up."""
+        `startup_seconds` are up. Whether it read its input (or ended) within them."""
         end = time.monotonic() + self.limits.startup_seconds
-        unread = array.array("i", [0])
         pause = 0.0005
-        while time.monotonic() < end and self._proc.poll() is None:
-            try:
-                fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
-            except OSError:
-                return
-            if unread[0] == 0:
-                return
+        while True:
+            if self._proc.poll() is not None or self._has_read_its_input():
+                return True  # (one that died is not one that was slow)
+            if time.monotonic() >= end:
+                return False
             self._drain_log()
             time.sleep(pause)
             pause = min(pause * 2, 0.01)
+
+    def _has_read_its_input(self) -> bool:
+        unread = array.array("i", [0])
+        try:
+            fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
+        except OSError:
+            return True  # its input is closed: nothing waits there
+        return unread[0] == 0
 
     # --- the pipes -------------------------------------------------------------------------
     def _write(self, data: bytes, deadline: float) -> None:
@@ -311,33 +343,31 @@ class JailedProcess:
                 self._buffer += chunk
 
     def _drain_log(self, final: bool = False) -> None:
-        """Read its standard error, keeping the first `log_kb`. Past that, what it writes is
-        only counted, and at most DROP_BURST bytes every DROP_PAUSE seconds: forty processes
+        """Read its standard error into its log, which keeps `log_kb` Ki characters: the first
+        half as they came, the latest half, and the count of what fell between. Once it drops
+        some, at most DROP_BURST bytes are read every DROP_PAUSE seconds: forty processes
         writing at once kept the runner reading (two seconds of its CPU a second) while the bot
         still answered in time. Its writers wait on the pipe meanwhile, as on a slow terminal."""
         if self._log_paused_until is not None:
             if not final and time.monotonic() < self._log_paused_until:
                 return
             self._resume_log()
-        keep = self.limits.log_kb << 10
-        dropped = 0
+        flooded = 0
         while True:
             try:
                 chunk = os.read(self._stderr, READ_CHUNK)
             except (BlockingIOError, OSError, ValueError):
                 return
             if not chunk:
+                self._log.add(self._decoder.decode(b"", final=True))
                 with contextlib.suppress(KeyError):
                     self._poll.unregister(self._stderr)
                 self._log_paused_until = None
                 return
-            room = keep - len(self._log)
-            if room > 0:
-                self._log += chunk[:room]
-            over = max(0, len(chunk) - max(room, 0))
-            self._log_dropped += over
-            dropped += over
-            if dropped >= DROP_BURST:
+            self._log.add(self._decoder.decode(chunk))
+            if self._log.full:
+                flooded += len(chunk)
+            if flooded >= DROP_BURST:
                 if not final:
                     self._pause_log()
                 return
@@ -376,5 +406,4 @@ class JailedProcess:
                 detail += f" (over its {self.limits.cpu_seconds} CPU seconds)"
         else:
             detail = f"bot process exited with code {code}"
-        tail = self._log.decode("utf-8", "replace")[-2000:]
-        return BotExited(detail, tail)
+        return BotExited(detail, self._log.last(2000))

@@ -15,6 +15,15 @@ loopback connections it never reads stalled the host's own connections to its da
 families reach past the network namespace (AF_VSOCK a virtual machine's host, AF_NETLINK the
 kernel). Everything else is allowed, so that Java, Node, Python and native bots run as they are. System calls of another ABI (32-bit ones on a 64-bit kernel) kill the process:
 libseccomp's default for a foreign architecture.
+
+It also closes the channels between two jails (`close_partner_channels`): the two seats of a
+team in 2 vs 2 are two jails of one author's code, and each sees the same read-only files (its
+bot's folder, /usr, /dev/null, the runtime). A kernel object attached to a shared file is shared
+too, so one seat could show the other its cards through it: a lock (`flock`, `fcntl` record and
+open-file-description locks; one bot signalled 20 bits a seat by locking its own files), a lease,
+a notification watch (inotify, dnotify: the reader learns which files its partner opened), or
+whether a page of the file is in the page cache, asked without reading it (`preadv2` with
+RWF_NOWAIT, `cachestat`). docs/security.md lists every channel between jails and its defence.
 """
 
 from __future__ import annotations
@@ -105,6 +114,21 @@ NAMESPACE_FLAGS = {
     "CLONE_NEWPID": 0x20000000,
     "CLONE_NEWNET": 0x40000000,
 }
+# Channels between two jails through the files they both see (close_partner_channels).
+# fcntl commands (its second argument) that take, test or lease a lock on a file: "no locks
+# available" (ENOLCK, as from a file system without locking, NFS mounted `nolock`).
+LOCK_COMMANDS = {
+    "F_GETLK": 5,
+    "F_SETLK": 6,
+    "F_SETLKW": 7,
+    "F_OFD_GETLK": 36,
+    "F_OFD_SETLK": 37,
+    "F_OFD_SETLKW": 38,
+    "F_SETLEASE": 1024,
+    "F_GETLEASE": 1025,
+}
+F_NOTIFY = 1026  # dnotify: EINVAL, as from a kernel without it
+RWF_NOWAIT = 0x8  # preadv2's flags (its sixth argument): "would it block", i.e. is it cached
 ALLOWED_SOCKET_FAMILIES = (socket.AF_UNIX,)
 MAX_SOCKET_FAMILY = 64  # above AF_MAX of any kernel
 
@@ -146,6 +170,7 @@ def filter_program() -> bytes:
             seccomp.Arg(1, seccomp.EQ, fcntl.F_SETFL),
             seccomp.Arg(2, seccomp.MASKED_EQ, O_DIRECT, O_DIRECT),
         )
+    close_partner_channels(seccomp, rules)
     # openat2 passes its flags in memory too: "not implemented", and callers fall back to openat.
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "openat2")
     # clone3 passes its flags in memory, out of a filter's reach: it answers "not implemented",
@@ -167,6 +192,32 @@ def filter_program() -> bytes:
         rules.export_bpf(out)
         out.seek(0)
         return out.read()
+
+
+def close_partner_channels(seccomp, rules) -> None:
+    """Refuse the calls through which one jail could signal another by way of a file both see
+    (module docstring). Each answers what a system without the feature answers, so that
+    runtimes carry on: Java and Node start and play without them (tests/jail/)."""
+    rules.add_rule(seccomp.ERRNO(errno.ENOLCK), "flock")
+    for command in LOCK_COMMANDS.values():
+        rules.add_rule(seccomp.ERRNO(errno.ENOLCK), "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    rules.add_rule(seccomp.ERRNO(errno.EINVAL), "fcntl", seccomp.Arg(1, seccomp.EQ, F_NOTIFY))
+    for call in ("inotify_init", "inotify_init1", "inotify_add_watch"):
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.ENOSYS), call)
+        except (OSError, RuntimeError, ValueError):
+            continue  # arm64 has no inotify_init
+    # A read that would wait for the disk answers EAGAIN under RWF_NOWAIT: whether the page is
+    # cached, without bringing it in. "Not supported", as for a file that cannot say.
+    rules.add_rule(
+        seccomp.ERRNO(errno.EOPNOTSUPP),
+        "preadv2",
+        seccomp.Arg(5, seccomp.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT),
+    )
+    try:  # the page cache's counts for a range of a file (Linux 6.5)
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "cachestat")
+    except (OSError, RuntimeError, ValueError):
+        pass  # a libseccomp older than the call (recent kernels refuse it for a file not writable)
 
 
 def program_fd() -> int:

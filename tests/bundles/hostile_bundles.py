@@ -22,6 +22,10 @@ BUNDLES = {
         'command = ["python3", "bot.py"]',
         "import sys, time\nfor line in sys.stdin:\n    time.sleep(30)\n",
     ),
+    "sleeps-at-start": (  # loads for 30 s before it reads anything (a model, a JVM)
+        'command = ["python3", "bot.py"]',
+        "import time\ntime.sleep(30)\n" + ANSWER_FIRST % 'm["legal"][0]',
+    ),
     "no-runtime": ('command = ["ruby", "bot.rb"]', "puts 1\n"),
     "legal": ('command = ["python3", "bot.py"]', ANSWER_FIRST % 'm["legal"][0]'),
 }

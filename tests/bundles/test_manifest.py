@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.bundles import BundleError, check_against_registry, parse_manifest
@@ -72,3 +74,35 @@ def test_variants_and_player_counts_are_checked_against_the_server():
             parse('name = "x"\ncommand = ["a"]\nvariants = ["paulista"]\nplayers = [3]'), reg
         )
     check_against_registry(parse('name = "x"\ncommand = ["a"]\nvariants = ["paulista"]'), reg)
+
+
+# Names a check with `re.match` and "$" let by: "$" matches before a final newline, so
+# `heuristic\n` passed as `heuristic` and was shown so. Whitespace and control characters
+# anywhere are refused too; the message shows the name as written (its repr).
+SPOOFED_NAMES = [
+    "heuristic\n",
+    "greedy\r\n",
+    "greedy\r",
+    " greedy",
+    "greedy ",
+    "gre edy",
+    "greedy\t",
+    "greedy\x00",
+    "greedy\x1b",
+    "greedy\u2028",
+    "greedy\u00a0",
+]
+
+
+@pytest.mark.parametrize("name", SPOOFED_NAMES)
+def test_a_name_with_whitespace_or_a_control_character_is_refused(name):
+    text = f'name = {json.dumps(name)}\ncommand = ["a"]'
+    with pytest.raises(BundleError, match="`name` must be 1 to 40 letters") as caught:
+        parse(text)
+    assert repr(name) in str(caught.value)
+
+
+def test_a_python_class_with_a_final_newline_is_refused():
+    with pytest.raises(BundleError, match="python_class") as caught:
+        parse('name = "x"\npython_class = "mybot:Greedy\\n"')
+    assert repr("mybot:Greedy\n") in str(caught.value)

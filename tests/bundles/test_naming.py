@@ -99,3 +99,56 @@ def test_a_folder_named_like_a_users_bot_must_be_written_as_a_path(tmp_path, mon
         bots_named(["alice/greedy"])
     [bot] = bots_named(["./alice/greedy"])
     assert bot.kind == "bundle" and bot.owner is None and bot.label == "greedy v1"
+
+
+# "$" matches before a final newline: with `re.match`, `heuristic\n` passed the reserved-name
+# rule (it is not "heuristic") and became carol/heuristic\n v1, shown as `heuristic`.
+@pytest.mark.parametrize("name", ["heuristic\n", "greedy\n", "greedy\r", "gre edy", "greedy\x1b"])
+def test_a_bot_name_with_a_newline_or_a_control_character_is_refused(name):
+    from tournaments.bot_names import check_user_bot_name
+
+    with pytest.raises(ValidationError) as caught:
+        check_user_bot_name(name)
+    message = caught.value.message_dict["name"][0]
+    assert "1 to 40 letters, digits, - or _" in message and repr(name) in message
+
+
+def test_the_api_refuses_a_bot_name_with_a_newline_or_a_control_character(user_api):
+    # The API trims a name's ends (a final newline is gone before it is checked: `heuristic`
+    # is then the reserved name); inside the name, or a control character, it is refused.
+    trimmed = user_api.post(
+        "/api/bots/", {"name": "heuristic\n", "plugin": "random"}, format="json"
+    )
+    assert trimmed.status_code == 400 and "reserved" in trimmed.json()["name"][0]
+    for name in ("heur\nistic", "greedy\x1b", "greedy\u2028x"):
+        refused = user_api.post("/api/bots/", {"name": name, "plugin": "random"}, format="json")
+        assert refused.status_code == 400, name
+        assert "letters, digits" in refused.json()["name"][0]
+    assert not Bot.objects.filter(owner__isnull=False).exists()
+
+
+def test_an_upload_named_heuristic_and_a_newline_is_refused(user_api):
+    """The red team's bundle: `name = "heuristic\\n"` in its bot.toml."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from .zips import make_zip
+
+    manifest = 'name = "heuristic\\n"\ncommand = ["python3", "bot.py"]\n'
+    data = make_zip({"bot.toml": manifest, "bot.py": "print('hi')\n"})
+    response = user_api.post(
+        "/api/bots/",
+        {"bundle": SimpleUploadedFile("bot.zip", data, "application/zip")},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    message = response.json()["bundle"][0]
+    assert "`name` must be 1 to 40 letters" in message and repr("heuristic\n") in message
+    assert not Bot.objects.filter(owner__isnull=False).exists()
+
+
+def test_a_qualified_name_with_a_newline_names_no_bot(squatter):
+    from tournaments.bot_names import is_qualified
+
+    assert is_qualified("mallory/heuristic") and not is_qualified("mallory/heuristic\n")
+    with pytest.raises(ValidationError, match="unknown bot"):
+        bots_named(["mallory/heuristic\n*2"])

@@ -54,3 +54,22 @@ def test_the_bots_log_is_kept_for_its_owner(tmp_path):
     report = smoke(write_bundle(tmp_path, "crashes-at-start"))
     assert "cannot find my model file" in report.log
     assert "exited with code 3" in report.reason
+
+
+def test_a_bundle_slow_to_start_is_told_so_not_that_it_is_too_slow(tmp_path, monkeypatch):
+    """Its start-up outran its allowance (here 1 s): the reason says that, with the allowance,
+    and its log shows it; "too slow" is for a decision over its time."""
+    from engine.jail import actor
+    from engine.jail.limits import Limits
+
+    monkeypatch.setattr(actor, "DEFAULT", Limits(startup_seconds=1.0))
+    report = smoke(write_bundle(tmp_path, "sleeps-at-start"), decision_seconds=0.5, games=1)
+    assert not report.ok
+    assert report.reason.startswith(
+        "did not answer its first message within 1 s of starting (in paulista with 2 players, "
+        "game 1): a bot has 1 s to start"
+    ), report.reason
+    assert "[the server: did not answer its first message within 1 s of starting]" in report.log
+    slow = smoke(write_bundle(tmp_path, "slow"), decision_seconds=0.5, games=1)
+    assert slow.reason.startswith("too slow (in paulista with 2 players, game 1)"), slow.reason
+    assert "[the server: no answer within 0.5s]" in slow.log

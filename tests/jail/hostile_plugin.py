@@ -175,15 +175,19 @@ class Sleeps(Hostile):
 
 
 class Prints(Hostile):
-    """20 MiB on its log, then a megabyte on its answer line."""
+    """20 MiB on its log between a first and a last line of its own, then a megabyte on its
+    answer line."""
 
     def attack(self, observation):
+        sys.stderr.write("the first line of the flood\n")
         line = "x" * 1023 + "\n"
         for _ in range(20 * 1024):
             sys.stderr.write(line)
         sys.stderr.flush()
-        sys.stdout.write("y" * (1 << 20))
+        sys.stdout.write("y" * (1 << 20))  # the shim's own output is its log as well
         sys.stdout.flush()
+        sys.stderr.write("\nthe last line of the flood\n")
+        sys.stderr.flush()
 
 
 class WritesFiles(Hostile):

@@ -1,10 +1,12 @@
 """The jail's seccomp filter (engine/jail/seccomp.py): a bot that tries the kernel interfaces
 exploits climb out through (making namespaces, io_uring, eBPF, the keyring, tracing, sockets
-of any family but Unix, 32-bit system calls) is refused each, while what ordinary programs do
-(threads, child processes, Unix sockets) still works."""
+of any family but Unix, 32-bit system calls), or that two jails could signal each other through
+(locks, leases and watches on the files both see, the page cache's state), is refused each,
+while what ordinary programs do (threads, child processes, Unix sockets) still works."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -92,6 +94,22 @@ CLIMBER = textwrap.dedent(
     tries("open O_DIRECT", lambda: os.close(os.open("/usr/bin/env", os.O_RDONLY | os.O_DIRECT)))
     import fcntl
     tries("fcntl O_DIRECT", lambda: fcntl.fcntl(system_file, fcntl.F_SETFL, os.O_DIRECT))
+    # What two jails could signal each other through: locks, leases and watches on the files
+    # both see, and the page cache's state of them.
+    import struct
+    shared = os.open("/usr/bin/env", os.O_RDONLY)
+    lock = struct.pack("hhqqi4x", fcntl.F_RDLCK, 0, 0, 1, 0)
+    tries("flock", lambda: fcntl.flock(shared, fcntl.LOCK_SH | fcntl.LOCK_NB))
+    for name, command in (("F_GETLK", 5), ("F_SETLK", 6), ("F_SETLKW", 7), ("F_OFD_GETLK", 36),
+                          ("F_OFD_SETLK", 37), ("F_OFD_SETLKW", 38)):
+        tries("fcntl " + name, lambda command=command: fcntl.fcntl(shared, command, lock))
+    tries("fcntl F_SETLEASE", lambda: fcntl.fcntl(shared, 1024, fcntl.F_RDLCK))
+    folder = os.open("/usr/bin", os.O_RDONLY)
+    tries("fcntl F_NOTIFY", lambda: fcntl.fcntl(folder, fcntl.F_NOTIFY, fcntl.DN_ACCESS))
+    record("inotify_init1", libc.inotify_init1(0))
+    tries("preadv2 RWF_NOWAIT", lambda: os.preadv(shared, [bytearray(1)], 0, os.RWF_NOWAIT))
+    stat_range, stats = ctypes.create_string_buffer(16), ctypes.create_string_buffer(40)
+    record("cachestat", libc.syscall(451, shared, stat_range, stats, 0))
     # What ordinary programs do.
     done = []
     thread = threading.Thread(target=done.append, args=(1,))
@@ -135,6 +153,14 @@ def test_the_filter_refuses_what_exploits_use_and_keeps_what_programs_need():
     assert found["memfd_create"] == found["shmget"] == "refused: EPERM"
     assert found["memfd_secret"] == found["vmsplice"] == found["msgget"] == "refused: EPERM"
     assert found["open O_DIRECT"] == "refused: EINVAL"
+    # Locks answer "no locks available", notifications "not implemented": what a file system
+    # without locking and a kernel without inotify answer, which runtimes carry on from.
+    locks = [name for name in found if name == "flock" or "LK" in name or "LEASE" in name]
+    assert len(locks) == 8 and all(found[name] == "refused: ENOLCK" for name in locks), found
+    assert found["inotify_init1"] == "refused: ENOSYS"
+    assert found["fcntl F_NOTIFY"] == "refused: EINVAL"
+    assert found["preadv2 RWF_NOWAIT"] == "refused: " + errno.errorcode[errno.EOPNOTSUPP]
+    assert found["cachestat"] == "refused: EPERM"
 
 
 @pytest.mark.skipif(not shutil.which("gcc"), reason="gcc builds the 32-bit caller")
