@@ -62,4 +62,3 @@ class BotSpec:
         if is_url(value):
             return cls(value, isolation=REMOTE, url=value)
         return cls(value)
-

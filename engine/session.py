@@ -410,7 +410,9 @@ class GameSession:
         seat = self.state.to_act
         person = self._persons[seat] and seat not in self._stand_in_keys
         if not person and seat in self.timeouts:
-            detail = f"second decision over {deadline_text(self._actors[seat], self.decision_seconds)}"
+            detail = (
+                f"second decision over {deadline_text(self._actors[seat], self.decision_seconds)}"
+            )
             self._end(_Ending(TIMEOUT, seat, detail))
             return None
         action = self.state.rules.default_action(self.state)
@@ -555,10 +557,8 @@ class GameSession:
         left = self.clocks[seat]
         if given is not None:
             usual, allowed = given
-            if late and allowed < usual:  # the bank, not the decision's limit, stopped it
-                used = left + 1.0
-            else:
-                used = min(used, allowed)
+            # Stopped by the bank rather than by the decision's limit: the bank is empty.
+            used = left + 1.0 if late and allowed < usual else min(used, allowed)
         left -= used
         if left < 0:
             self.clocks[seat] = 0.0
