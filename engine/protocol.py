@@ -326,6 +326,14 @@ class ProtocolBot:
     def on_game_end(self, observation: Observation) -> None:
         self.end_game(observation, {"score": list(observation.score), "winner": observation.winner})
 
+    def settle(self, seconds: float) -> None:
+        """Wait (at most `seconds`) for the bot to have heard the notices sent so far, before
+        its log is read at the end of a game: what it writes on hearing `game_end` is then that
+        game's. A transport that cannot tell (HTTP: no log) has no `settle`."""
+        settle = getattr(self._transport, "settle", None)
+        if settle is not None and self._broken is None:
+            settle(seconds)
+
     def _notice(self, message: Mapping[str, Any]) -> None:
         """Notices get no answer; a bot that is gone is told nothing more (its next decision or
         game reports it)."""

@@ -53,6 +53,9 @@ OVER = "over"  # the game ended
 PAUSED = "paused"  # the time limit came with code still to act: advance again to go on
 
 MAX_LOG_CHARS = 256 * 1024  # of a seat's log per game: past it, the rest is counted, not kept
+# At most this long, at a game's end, for a bot out of this process to hear it before its log is
+# read: what it writes then belongs to the game (more than that counts towards its next game).
+SETTLE_SECONDS = 0.25
 
 
 class NotYourTurn(TrucoError):
@@ -121,7 +124,11 @@ def deadline_text(bot, decision_seconds: float | None) -> str:
 
 
 def keep_log(kept: str, text: str, limit: int = MAX_LOG_CHARS) -> str:
-    """`kept` with `text` added, up to `limit` characters: past it, a line says more was cut."""
+    """`kept` with `text` added, up to `limit` characters: past it, a line says more was cut.
+    The first piece is kept whole: the transport that read it bounded it already (and said
+    what it left out)."""
+    if not kept:
+        return text
     room = limit - len(kept)
     if room <= 0 or not text:
         return kept
@@ -597,6 +604,15 @@ class GameSession:
                     actor.on_game_end(state.observation(seat))
             except Exception:  # a notice is a courtesy: a bot failing on it changes nothing
                 pass
+        for _, actor in made:
+            settle = getattr(actor, "settle", None)
+            if (
+                settle is not None
+            ):  # a bot in the jail: what it logs on hearing the end is this game's
+                try:
+                    settle(SETTLE_SECONDS)
+                except Exception:
+                    pass
         for seat, actor in made:
             self._collect_log(seat, actor)
         self.outcome = GameResult(

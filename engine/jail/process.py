@@ -260,6 +260,35 @@ class JailedProcess:
             pause = min(pause * 2, 0.01)
 
     # --- the pipes -------------------------------------------------------------------------
+    def settle(self, seconds: float) -> None:
+        """Deliver the notices held and wait, at most `seconds`, until the bot has read all its
+        input and every thread of it is blocked again (waiting for the next message): then
+        what it wrote on hearing them (`game_end`) is in its log, rather than in the next
+        game's. No protocol message is answered but `act`, so this is watched from /proc."""
+        proc = self._proc
+        if proc.returncode is not None or proc.poll() is not None:
+            return
+        end = time.monotonic() + seconds
+        try:
+            self._flush(end)
+        except (BotExited, BotTimeout):
+            return
+        unread = array.array("i", [0])
+        pause = 0.0001
+        while True:
+            try:
+                fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
+            except OSError:
+                return
+            if unread[0] == 0 and _tree_idle(proc.pid):
+                self._drain_log()
+                return
+            self._drain_log()
+            if time.monotonic() >= end or proc.poll() is not None:
+                return
+            time.sleep(pause)
+            pause = min(pause * 2, 0.005)
+
     def _write(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
         while view:
@@ -378,3 +407,21 @@ class JailedProcess:
             detail = f"bot process exited with code {code}"
         tail = self._log.decode("utf-8", "replace")[-2000:]
         return BotExited(detail, tail)
+
+
+def _tree_idle(pid: int) -> bool:
+    """Whether no thread of `pid` and its descendants is running or runnable (state R) or in an
+    uninterruptible wait (D): all are blocked, as a bot that waits for its input."""
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/stat", "rb") as stat:
+                state = stat.read().rsplit(b")", 1)[1].split(None, 1)[0]
+            if state in (b"R", b"D"):
+                return False
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                for child in children.read().split():
+                    if not _tree_idle(int(child)):
+                        return False
+    except (OSError, IndexError, ValueError):  # gone meanwhile: it is not thinking any more
+        return True
+    return True
