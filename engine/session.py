@@ -213,6 +213,8 @@ class GameSession:
             for seat in range(players):
                 if self._specs[seat] is not None and self._actors[seat] is None:
                     self._make(seat)
+        elif self.over:  # saved actions that end the game: it ends now, for whoever listens
+            self._over()
 
     # --- making sessions -------------------------------------------------------------------
     @classmethod
@@ -295,6 +297,12 @@ class GameSession:
     def stood_in(self) -> list[int]:
         """The people's seats a robot plays for now."""
         return sorted(self._stand_in_keys)
+
+    def public_view(self, *, reveal: bool = False) -> dict[str, Any]:
+        """What a spectator may see of the game now (engine/spectator.py)."""
+        from .spectator import public_view
+
+        return public_view(self.state, reveal=reveal)
 
     def observation(self, seat: int) -> Observation:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -445,6 +453,7 @@ class GameSession:
         """A robot plays for the person of `seat` (away past the disconnection grace) until
         `hand_back` or until the person acts. It is made when it first decides, seeded for
         that point of the game; a robot outside this process lives in the pool under `key`."""
+        self.observation(seat)  # a seat of this table, or ValueError
         if not self._persons[seat]:
             raise ValueError(f"seat {seat} is played by code already")
         if self.maker is None:

@@ -514,3 +514,24 @@ def test_a_jailed_bots_bank_is_its_deadline_and_running_it_dry_forfeits():
     assert result.termination == "timeout" and result.seat == 0
     assert "time bank" in result.detail
     assert time.monotonic() - started < 8  # stopped at its bank, not at the 10 s deadline
+
+
+def test_saved_actions_that_end_a_game_end_it_for_the_match_too():
+    spec = MatchSpec("paulista", "random", "random", games=2, seed=8)
+    played = play_match(spec)
+    whole = [a for hand in played.games[0].result.record["hands"] for a in hand["actions"]]
+    with MatchSession(spec) as match:
+        game = match.next_game(actions=whole)  # the first game was over: the second is next
+        assert match.planned.index == 1 and game.ply == 0
+        assert match.games[0].result.record == played.games[0].result.record
+
+
+def test_a_spectator_sees_the_table_but_no_ones_cards():
+    session = GameSession.start(SETUP, [PERSON, PERSON])
+    view = session.public_view()
+    held = [card for seat in range(2) for card in session.observation(seat).hand]
+    assert view["hand_sizes"] == [3, 3]
+    assert not any(card in repr(view) for card in held)
+    assert sorted(c for hand in session.public_view(reveal=True)["hands"] for c in hand) == sorted(
+        held
+    )
