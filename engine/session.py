@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actors import ActorMaker
-from .bot import BotCrashed, DecisionTimeout
+from .bot import Bot, BotCrashed, DecisionTimeout
 from .bot_spec import BotSpec
 from .errors import IllegalAction, TrucoError
 from .observation import Observation
@@ -138,8 +138,6 @@ def keep_log(kept: str, text: str, limit: int = MAX_LOG_CHARS) -> str:
 
 
 def _overrides(bot, name: str) -> bool:
-    from .bot import Bot
-
     method = getattr(type(bot), name, None)
     return method is not None and method is not getattr(Bot, name)
 
@@ -328,23 +326,25 @@ class GameSession:
         observe, apply = rules.observation, rules.apply
         clock = time.perf_counter
         monotonic = time.monotonic
-        played = False
+        banked = clocks is not None
+        first = ply = self.ply
+        # The decision's count is kept in `ply` and written back before anything that reads it.
         while True:
             seat = state.to_act
             actor = actors[seat]
-            if actor is None and specs[seat] is None:
-                self.state = state
-                return WAITING
-            if until is not None and played and monotonic() >= until:
-                self.state = state
-                return PAUSED
             if actor is None:
-                self.state = state
+                if specs[seat] is None:
+                    self.state, self.ply = state, ply
+                    return WAITING
+                self.state, self.ply = state, ply
                 actor = self._make(seat)
+            if until is not None and ply != first and monotonic() >= until:
+                self.state, self.ply = state, ply
+                return PAUSED
             observation = observe(state, seat)
             limit = limits[seat]
-            timed = limit is not None or clocks is not None
-            given = self._give_deadline(seat, actor) if clocks is not None else None
+            timed = banked or limit is not None
+            given = self._give_deadline(seat, actor) if banked else None
             started = clock() if timed else 0.0
             late = False
             try:
@@ -354,23 +354,23 @@ class GameSession:
             except Exception as exc:  # a bot that raises loses the game; the match goes on
                 if given is not None:
                     actor.deadline = given[0]
-                self.state = state
+                self.state, self.ply = state, ply
                 termination, _, detail, message = fault_of(exc)
                 self._end(_Ending(termination, seat, detail, message))
                 return OVER
             if timed:
                 used = clock() - started
-                if clocks is not None:
+                if banked:
                     if given is not None:
                         actor.deadline = given[0]
                     if self._spend(seat, used, late, given):
-                        self.state = state
+                        self.state, self.ply = state, ply
                         return OVER
                 if limit is not None and used > limit:
                     late = True
             if late:
                 if seat in timeouts:
-                    self.state = state
+                    self.state, self.ply = state, ply
                     detail = f"second decision over {deadline_text(actor, self.decision_seconds)}"
                     self._end(_Ending(TIMEOUT, seat, detail))
                     return OVER
@@ -379,21 +379,20 @@ class GameSession:
             try:
                 state = apply(state, action)
             except (IllegalAction, TypeError):  # TypeError: an answer that is not even a string
-                self.state = state
+                self.state, self.ply = state, ply
                 detail = f"answered {shown_action(action)}, not a legal action"
                 self._end(_Ending(ILLEGAL, seat, detail, f"answered {action!r}"[:2000]))
                 return OVER
             hand_actions.append([seat, action])
-            self.ply += 1
-            played = True
+            ply += 1
             if state.hand_no != hand_no:
                 hand_no = state.hand_no
                 hand_actions = keeper.open_hand(hand_no)
-                self.state = state
+                self.state, self.ply = state, ply
                 if self._hand_enders and self._hand_ended(state):
                     return OVER
             if state.winner is not None or state.phase == DEAL:
-                self.state = state
+                self.state, self.ply = state, ply
                 return self._over()
 
     def act(self, seat: int, action: str) -> None:
@@ -613,14 +612,14 @@ class GameSession:
                     actor.on_game_end(state.observation(seat))
             except Exception:  # a notice is a courtesy: a bot failing on it changes nothing
                 pass
-        for _, actor in made:
-            settle = getattr(actor, "settle", None)
-            if (
-                settle is not None
-            ):  # a bot in the jail: what it logs on hearing the end is this game's
+        # Bots in the jail: what they log on hearing the end is this game's. They all hear it
+        # first, then each is waited for, so that they take it in at the same time.
+        settlers = [actor.settle for _, actor in made if hasattr(actor, "settle")]
+        for seconds in (0.0, SETTLE_SECONDS) if settlers else ():
+            for settle in settlers:
                 try:
-                    settle(SETTLE_SECONDS)
-                except Exception:
+                    settle(seconds)
+                except Exception:  # as a notice: a bot failing on it changes nothing
                     pass
         for seat, actor in made:
             self._collect_log(seat, actor)
