@@ -242,7 +242,7 @@ class MatchSession:
 
     @property
     def result(self) -> MatchResult:
-        return MatchResult(sorted(self.games, key=lambda g: g.index), len(self.plan.scheduled))
+        return MatchResult(sorted(self.games, key=lambda g: g.index), self.plan.planned)
 
     def seat_drivers(self, a_team: int) -> list[Any]:
         """Who plays each seat of a game where side A is team `a_team`: PERSON or a bot."""
@@ -345,8 +345,7 @@ def iter_match(
     completion across `jobs` worker processes (then the deciders, in this process). Closing the
     iterator early (an SPRT that has decided) cancels the games not started."""
     registry().variant(spec.variant)  # fail on an unknown variant before any game
-    plan = schedule(spec)
-    if jobs <= 1 or len(plan) <= 1:
+    if jobs <= 1 or spec.games + 2 * spec.pairs <= 1:
         # One process per jailed or remote seat for the whole match, ended with it.
         with MatchSession(spec, needs_winner=needs_winner) as match:
             while (game := match.next_game()) is not None:
@@ -359,7 +358,7 @@ def iter_match(
                 yield played
         return
     finished: list[MatchGame] = []
-    for played in _iter_parallel(spec, plan, jobs):
+    for played in _iter_parallel(spec, schedule(spec), jobs):
         finished.append(played)
         yield played
     if needs_winner:
@@ -419,4 +418,4 @@ def play_match(
         if on_game:
             on_game(played)
     games.sort(key=lambda g: g.index)
-    return MatchResult(games, len(schedule(spec)) if needs_winner else None)
+    return MatchResult(games, spec.games + 2 * spec.pairs if needs_winner else None)

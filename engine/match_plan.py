@@ -41,14 +41,19 @@ class PlayedGame(Protocol):
     def points(self) -> tuple[int, int]: ...
 
 
+def planned_game(games: int, pairs: int, seed: int, index: int) -> PlannedGame:
+    """Game `index` of the plan (no deciders): single games first, then the pairs' two games."""
+    if not 0 <= index < games + 2 * pairs:
+        raise IndexError(f"the plan has {games + 2 * pairs} games, not a game {index}")
+    if index < games:
+        return PlannedGame(index, None, index % 2, game_seed(seed, index))
+    pair, a_team = divmod(index - games, 2)
+    return PlannedGame(index, pair, a_team, game_seed(seed, games + pair))
+
+
 def schedule(games: int, pairs: int, seed: int) -> list[PlannedGame]:
     """Every planned game of a match, in order (no deciders)."""
-    plan = [PlannedGame(i, None, i % 2, game_seed(seed, i)) for i in range(games)]
-    for p in range(pairs):
-        deal = game_seed(seed, games + p)
-        for a_team in (0, 1):
-            plan.append(PlannedGame(len(plan), p, a_team, deal))
-    return plan
+    return [planned_game(games, pairs, seed, i) for i in range(games + 2 * pairs)]
 
 
 def winner_of(games: Sequence[PlayedGame]) -> str | None:
@@ -71,26 +76,32 @@ class MatchPlan:
     """The games of one match, and its winner, from the games finished so far."""
 
     def __init__(self, *, games: int, pairs: int, seed: int, needs_winner: bool = False):
+        self.games, self.pairs = games, pairs
         self.seed = seed
         self.needs_winner = needs_winner
-        self.scheduled: tuple[PlannedGame, ...] = tuple(schedule(games, pairs, seed))
+        self.planned = games + 2 * pairs  # games before any decider
 
     @classmethod
     def of(cls, spec: Any, needs_winner: bool = False) -> MatchPlan:
         """The plan of an engine.match.MatchSpec."""
         return cls(games=spec.games, pairs=spec.pairs, seed=spec.seed, needs_winner=needs_winner)
 
+    @property
+    def scheduled(self) -> list[PlannedGame]:
+        """The planned games (no deciders), in order."""
+        return schedule(self.games, self.pairs, self.seed)
+
     def deciders(self, finished: Sequence[PlayedGame]) -> int:
-        return max(0, len(finished) - len(self.scheduled))
+        return max(0, len(finished) - self.planned)
 
     def next_game(self, finished: Sequence[PlayedGame]) -> PlannedGame | None:
         """The game to play after `finished`, or None once the match is decided."""
         n = len(finished)
-        if n < len(self.scheduled):
-            return self.scheduled[n]
+        if n < self.planned:
+            return planned_game(self.games, self.pairs, self.seed, n)
         if not self.needs_winner or self.winner(finished) is not None:
             return None
-        number = n - len(self.scheduled)
+        number = n - self.planned
         if number >= MAX_DECIDERS:
             return None
         # Each decider on its own deal, sides alternating, side A on team 0 first.
@@ -98,7 +109,7 @@ class MatchPlan:
 
     def winner(self, finished: Sequence[PlayedGame]) -> str | None:
         """ "a", "b", or None (a draw, or deciders still to play)."""
-        deciders = finished[len(self.scheduled) :]
+        deciders = finished[self.planned :]
         if deciders:
             decided = [g.winner_side for g in deciders if g.winner_side is not None]
             if decided:
