@@ -535,3 +535,35 @@ def test_a_spectator_sees_the_table_but_no_ones_cards():
     assert sorted(c for hand in session.public_view(reveal=True)["hands"] for c in hand) == sorted(
         held
     )
+
+
+def test_a_table_driven_through_the_match_session_survives_its_host():
+    """What a table host does: a person plays side A against a bot over a match, is away for a
+    while (a robot stands in), comes back; the host stops mid-game and a new one goes on from
+    what was saved (the finished games, the game's actions and timeouts)."""
+    spec = MatchSpec("paulista", "heuristic", "random", games=3, seed=9)
+    person = ("a", 0)
+    with MatchSession(spec, persons={person}, notify=False) as host:
+        game = host.next_game()
+        seat = host.planned.a_team  # where side A's person sits in this game
+        assert game.advance(until=time.monotonic() + 3.0) == WAITING
+        person_plays(game, seat)
+        if game.advance() == WAITING:
+            game.stand_in(seat, host.stand_in_for(seat))  # away past the grace
+            game.advance(until=time.monotonic())  # the robot's decision, then the slice ends
+            game.hand_back(seat)  # back
+        while not game.over and game.ply < 12:
+            if game.advance() == WAITING:
+                game.time_out()  # the turn timer ran out
+        saved_games = list(host.games)
+        in_play = not game.over
+        saved = (game.actions, list(game.timeouts), dict(game.logs), host.planned.index)
+    # A new host, from what was saved: the same game at the same point, and the match goes on.
+    with MatchSession(spec, persons={person}, finished=saved_games, notify=False) as host:
+        if in_play:
+            game = host.next_game(actions=saved[0], timeouts=saved[1], logs=saved[2])
+            assert host.planned.index == saved[3] and game.actions == saved[0]
+        while (game := host.next_game()) is not None:
+            play_out(game, host.planned.a_team)
+        assert host.over and len(host.games) == 3
+        assert [g.index for g in host.games] == [0, 1, 2]
