@@ -21,7 +21,7 @@ from .plugins import plugin_manager, registry
 from .runner import ISOLATIONS, BotSpec, GameResult, notify_finished, play_game
 from .seats import SeatPool
 from .seeds import game_seed  # one-way: a finished game's seed tells nothing of the others
-from .session import PERSON, GameSession, GameSetup
+from .session import OVER, PERSON, GameSession, GameSetup, keep_log
 from .time_control import TimeControl
 
 __all__ = [
@@ -225,7 +225,7 @@ class MatchSession:
         self.notify = notify
         self.on_game = on_game
         self.pool = pool if pool is not None else SeatPool()
-        self.registry = registry if registry is not None else _registry()
+        self.registry = registry if registry is not None else _default_registry()
         self.registry.variant(spec.variant)  # an unknown variant fails before any game
         self.current: GameSession | None = None
         self.planned: PlannedGame | None = None
@@ -298,7 +298,7 @@ class MatchSession:
         """Play every game to the end (code at every seat) and close the match."""
         try:
             while (game := self.next_game()) is not None:
-                if game.advance() != "over":
+                if game.advance() != OVER:
                     raise RuntimeError("a match of bots waits for nobody: a seat is a person's")
         finally:
             self.close()
@@ -314,7 +314,7 @@ class MatchSession:
         if self.games:
             logs = self.games[-1].result.logs
             for seat, text in tail.items():
-                logs[seat] = logs.get(seat, "") + text
+                logs[seat] = keep_log(logs.get(seat, ""), text)
 
     def __enter__(self) -> MatchSession:
         return self
@@ -334,7 +334,7 @@ class MatchSession:
             self.on_game(played)
 
 
-def _registry():
+def _default_registry():  # `registry` is also MatchSession's parameter
     return registry()
 
 
