@@ -234,7 +234,7 @@ class MatchSession:
     # --- facts -----------------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.plan.next_game(self.games) is None
+        return self.plan.is_over(self.games)
 
     @property
     def winner(self) -> str | None:

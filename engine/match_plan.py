@@ -94,6 +94,15 @@ class MatchPlan:
     def deciders(self, finished: Sequence[PlayedGame]) -> int:
         return max(0, len(finished) - self.planned)
 
+    def is_over(self, finished: Sequence[PlayedGame]) -> bool:
+        """Whether no game follows `finished` (as `next_game(finished) is None`, cheaper)."""
+        n = len(finished)
+        if n < self.planned:
+            return False
+        if not self.needs_winner or n - self.planned >= MAX_DECIDERS:
+            return True
+        return self.winner(finished) is not None
+
     def next_game(self, finished: Sequence[PlayedGame]) -> PlannedGame | None:
         """The game to play after `finished`, or None once the match is decided."""
         n = len(finished)

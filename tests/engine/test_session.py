@@ -356,12 +356,13 @@ def test_deciders_alternate_sides_on_their_own_deals_up_to_nine_then_side_a_goes
     finished.append(game(plan.next_game(finished), "b"))
     deciders = []
     while (planned := plan.next_game(finished)) is not None:
+        assert not plan.is_over(finished)
         deciders.append(planned)
         finished.append(game(planned, None))  # undecided: only a game without a winner
     assert len(deciders) == MAX_DECIDERS == 9
     assert [d.a_team for d in deciders] == [n % 2 for n in range(9)]
     assert [d.seed for d in deciders] == [decider_game_seed(7, n) for n in range(9)]
-    assert plan.winner(finished) == "a"
+    assert plan.winner(finished) == "a" and plan.is_over(finished)
     decided = finished[:3] + [game(deciders[1], "b")]
     assert plan.winner(decided) == "b" and plan.next_game(decided) is None
     # A match that needs no winner stops after its plan, drawn.
