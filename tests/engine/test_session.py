@@ -110,7 +110,7 @@ def test_an_illegal_or_out_of_turn_action_changes_nothing():
     session = GameSession.start(SETUP, [PERSON, PERSON])
     seat = session.to_act
     other = 1 - seat
-    before = (session.record(), session.ply, session.state)
+    before = (copy.deepcopy(session.record()), session.ply, session.state)
     with pytest.raises(NotYourTurn):
         session.act(other, "play " + session.observation(other).hand[0])
     with pytest.raises(IllegalAction) as refused:
