@@ -17,6 +17,7 @@ from .progress import progress_bar
 from .remote_policy import check_url, is_url
 from .runner import IN_PROCESS, JAIL, PROCESS, REMOTE, BotSpec
 from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
+from .time_control import TimeControl, TimeControlError
 
 
 class ArenaError(TrucoError):
@@ -123,8 +124,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--decision-seconds", type=float, default=None, help="time limit per decision"
     )
+    add_time_control_argument(parser)
     parser.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"
+    )
+
+
+def time_control_type(text: str) -> TimeControl:
+    try:
+        return TimeControl.parse(text)
+    except TimeControlError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_time_control_argument(parser: argparse.ArgumentParser) -> None:
+    """`--time-control BANK+INC`, the same for `match` and `arena`."""
+    parser.add_argument(
+        "--time-control",
+        type=time_control_type,
+        default=None,
+        metavar="BANK+INC",
+        help="a bank of seconds per bot per game plus seconds added per decision, as chess "
+        "engine testers have it (60+0.5); an empty bank loses the game by timeout. Default: "
+        "none (only the time per decision)",
     )
 
 
@@ -197,6 +219,7 @@ def run_arena(args) -> int:
         seed=args.seed,
         decision_seconds=args.decision_seconds,
         isolation=args.isolation,
+        time_control=args.time_control,
     )
     name_a, name_b = args.bots
     if name_a == name_b:

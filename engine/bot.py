@@ -1,4 +1,5 @@
-"""The bot interface. A bot is created per seat and per game and only ever sees observations."""
+"""The bot interface. A bot is created per seat and per game (or, if it opts in, per seat and per
+match) and only ever sees observations."""
 
 from __future__ import annotations
 
@@ -25,9 +26,18 @@ class Bot:
     `parameters` names the bot parameters the bot takes (`self.params`, or keyword arguments of
     its own `__init__`); any other parameter is refused when the bot is built, wherever it is
     built (in the worker, the CLI or a sandboxed child process), so a misspelt one is an error
-    rather than silently ignored. A bot without parameters takes none."""
+    rather than silently ignored. A bot without parameters takes none.
+
+    Memory across the games of a match: by default a bot is built afresh for every game. A bot
+    class that sets `match_memory = True` is built once per seat per match instead (for the
+    first game it plays in it) and then hears each further game through `new_game(seat=...,
+    rng=...)`: its seat in that game (sides alternate, so it changes) and that game's own
+    generator; whatever else it keeps (a model of its opponent, say) lasts the match. Outside a
+    match (a single game, a robot standing in at a table) it is built for the game as usual. A
+    bot in the jail runs in one process per match anyway (docs/bot-protocol.md)."""
 
     parameters: tuple[str, ...] = ()
+    match_memory: bool = False  # True: one instance per seat for the whole match (new_game)
 
     def __init__(
         self,
@@ -55,6 +65,12 @@ class Bot:
             raise TypeError(
                 f"unknown parameter {', '.join(unknown)}; valid: {', '.join(sorted(known)) or 'none'}"
             )
+
+    def new_game(self, *, seat: int, rng: random.Random) -> None:
+        """A new game of the match starts (only for `match_memory` bots, from their second game
+        on): this game's seat and generator. Override to reset per-game state; call this one."""
+        self.seat = seat
+        self.rng = rng
 
     def act(self, observation: Observation) -> str:
         """Return one of `observation.legal`."""

@@ -12,7 +12,7 @@ import json
 import sys
 
 from .arena import add_arguments as add_arena_arguments
-from .arena import add_bots_argument, add_isolation_argument
+from .arena import add_bots_argument, add_isolation_argument, add_time_control_argument
 from .errors import TrucoError
 
 
@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--decision-seconds", type=float, default=None, help="time limit per decision"
     )
+    add_time_control_argument(match)
 
     arena = sub.add_parser(
         "arena", help="duplicate pairs between two bots: win rate, Elo, SPRT (engine/arena.py)"

@@ -1,18 +1,45 @@
 """Matches between two sides: N games with sides alternating, or N duplicate pairs (the same deal
 seed played twice with the sides swapped and the bots created afresh, as in duplicate bridge),
-so that luck of the deal cancels out and statistics count pairs."""
+so that luck of the deal cancels out and statistics count pairs; then, for a match that must
+have a winner, deciders (engine/match_plan.py).
+
+A `MatchSession` is a match being played, by workers and at tables alike: it owns the seat pool
+(one process per jailed or remote seat for the whole match, and the in-process bots that
+remember the match), makes each game's session (engine/session.py) from the plan, with people's
+seats where people sit, and hears each game end. `play_match` is a match session driven to its
+end."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .match_plan import MAX_DECIDERS, MatchPlan, PlannedGame, winner_of
 from .plugins import plugin_manager, registry
-from .runner import ISOLATIONS, BotSpec, GameResult, play_game
+from .runner import ISOLATIONS, BotSpec, GameResult, notify_finished, play_game
 from .seats import SeatPool
 from .seeds import game_seed  # one-way: a finished game's seed tells nothing of the others
+from .session import OVER, PERSON, GameSession, GameSetup, keep_log
+from .time_control import TimeControl
+
+__all__ = [
+    "MAX_DECIDERS",
+    "MatchGame",
+    "MatchPlan",
+    "MatchResult",
+    "MatchSession",
+    "MatchSpec",
+    "PlannedGame",
+    "game_seed",
+    "iter_match",
+    "play_match",
+    "play_scheduled",
+    "schedule",
+    "seat_keys",
+    "seat_sides",
+]
 
 
 @dataclass(frozen=True)
@@ -30,6 +57,16 @@ class MatchSpec:
     # Run both sides in the jail ("jail", or its old name "process") whatever their BotSpecs
     # say; None keeps each BotSpec's own choice.
     isolation: str | None = None
+    # A bank per seat per game plus an increment per decision (engine/time_control.py), on top
+    # of `decision_seconds`; None: none.
+    time_control: TimeControl | str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "time_control", TimeControl.of(self.time_control))
+
+    def setup(self, seed: int) -> GameSetup:
+        """What fixes one game of the match, dealt from `seed`."""
+        return GameSetup(self.variant, self.players, seed, self.options, self.preset)
 
     def sides(self) -> tuple[BotSpec, BotSpec]:
         a, b = BotSpec.of(self.side_a), BotSpec.of(self.side_b)
@@ -68,6 +105,8 @@ class MatchGame:
 @dataclass
 class MatchResult:
     games: list[MatchGame] = field(default_factory=list)
+    # The games planned before any decider (None: no deciders, every game is planned).
+    scheduled: int | None = None
 
     @property
     def wins(self) -> tuple[int, int]:
@@ -94,14 +133,21 @@ class MatchResult:
         ]
 
     @property
+    def deciders(self) -> int:
+        """How many extra games settled a drawn match."""
+        return 0 if self.scheduled is None else max(0, len(self.games) - self.scheduled)
+
+    @property
     def winner(self) -> str | None:
-        """ "a", "b", or None for a drawn match: more games won, then more points."""
-        (wa, wb), (pa, pb) = self.wins, self.points
-        if wa != wb:
-            return "a" if wa > wb else "b"
-        if pa != pb:
-            return "a" if pa > pb else "b"
-        return None
+        """ "a", "b", or None for a drawn match: more games won, then more points; with
+        deciders, the last decided one (side A past the cap: engine/match_plan.py)."""
+        if self.deciders:
+            deciders = self.games[self.scheduled :]
+            decided = [g.winner_side for g in deciders if g.winner_side is not None]
+            if decided:
+                return decided[-1]
+            return "a" if len(deciders) >= MAX_DECIDERS else None
+        return winner_of(self.games)
 
 
 def seat_sides(side_a, side_b, players: int, a_team: int) -> list[BotSpec | str]:
@@ -110,15 +156,8 @@ def seat_sides(side_a, side_b, players: int, a_team: int) -> list[BotSpec | str]
 
 
 def schedule(spec: MatchSpec) -> list[tuple[int, int | None, int, int]]:
-    """(index, pair, a_team, seed) of every game of the match, in order."""
-    plan = []
-    for i in range(spec.games):
-        plan.append((i, None, i % 2, game_seed(spec.seed, i)))
-    for p in range(spec.pairs):
-        seed = game_seed(spec.seed, spec.games + p)
-        for a_team in (0, 1):
-            plan.append((len(plan), p, a_team, seed))
-    return plan
+    """(index, pair, a_team, seed) of every planned game of the match, in order."""
+    return [(g.index, g.pair, g.a_team, g.seed) for g in MatchPlan.of(spec).scheduled]
 
 
 def seat_keys(players: int, a_team: int) -> list[tuple[str, int]]:
@@ -146,6 +185,7 @@ def play_scheduled(
         preset=spec.preset,
         seed=seed,
         decision_seconds=spec.decision_seconds,
+        time_control=spec.time_control,
         notify=notify,
         pool=pool,
         seat_keys=seat_keys(spec.players, a_team),
@@ -154,24 +194,185 @@ def play_scheduled(
     return MatchGame(index, pair, a_team, seed, game)
 
 
-def iter_match(spec: MatchSpec, jobs: int = 1) -> Iterator[MatchGame]:
+class MatchSession:
+    """A match being played (see the module's docstring).
+
+    `persons` are the seat keys (side, place: `("a", 0)` is side A's first seat, whichever seat
+    number it has in a game) where people sit: those seats wait for them in every game, and
+    the side's bot is who stands in for them. `finished` are the games played already (a
+    match resumed after its host stopped): the plan goes on from there. Drive it with
+    `next_game()` (a GameSession, or None once the match is over) and the game session's own
+    operations; the match hears each game end by itself. `close()` ends it for every bot (what
+    they log on hearing the match's end is kept with the last game)."""
+
+    def __init__(
+        self,
+        spec: MatchSpec,
+        *,
+        needs_winner: bool = False,
+        persons: Collection[tuple[str, int]] = (),
+        finished: Sequence[MatchGame] = (),
+        notify: bool = True,
+        on_game: Callable[[MatchGame], None] | None = None,
+        pool: SeatPool | None = None,
+        registry=None,
+    ):
+        self.spec = spec
+        self.sides = spec.sides()
+        self.plan = MatchPlan.of(spec, needs_winner)
+        self.persons = frozenset(persons)
+        self.games: list[MatchGame] = list(finished)
+        self.notify = notify
+        self.on_game = on_game
+        self.pool = pool if pool is not None else SeatPool()
+        self.registry = registry if registry is not None else _default_registry()
+        self.registry.variant(spec.variant)  # an unknown variant fails before any game
+        self.current: GameSession | None = None
+        self.planned: PlannedGame | None = None
+        self.closed = False
+
+    # --- facts -----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.plan.is_over(self.games)
+
+    @property
+    def winner(self) -> str | None:
+        return self.plan.winner(self.games)
+
+    @property
+    def result(self) -> MatchResult:
+        return MatchResult(sorted(self.games, key=lambda g: g.index), self.plan.planned)
+
+    def seat_drivers(self, a_team: int) -> list[Any]:
+        """Who plays each seat of a game where side A is team `a_team`: PERSON or a bot."""
+        side_a, side_b = self.sides
+        keys = seat_keys(self.spec.players, a_team)
+        bots = seat_sides(side_a, side_b, self.spec.players, a_team)
+        return [PERSON if key in self.persons else bot for key, bot in zip(keys, bots, strict=True)]
+
+    def stand_in_for(self, seat: int) -> BotSpec:
+        """The bot of the side whose person sits at `seat` in the current game: who plays
+        for them while they are away."""
+        a_team = self.planned.a_team
+        return self.sides[0] if seat % 2 == a_team else self.sides[1]
+
+    # --- playing ---------------------------------------------------------------------------
+    def next_game(
+        self,
+        *,
+        actions: Sequence[Sequence[Any]] = (),
+        timeouts: Sequence[int] = (),
+        logs: Mapping[Any, str] | None = None,
+        clocks: Sequence[float] | None = None,
+    ) -> GameSession | None:
+        """The game in play, else the next one of the plan (resumed from its saved `actions`,
+        `timeouts` and `logs` when given: no bot is asked to replay them), or None once the
+        match is over."""
+        if self.current is not None and not self.current.over:
+            return self.current
+        planned = self.plan.next_game(self.games)
+        if planned is None:
+            return None
+        self.planned = planned
+        self.current = GameSession.start(
+            self.spec.setup(planned.seed),
+            self.seat_drivers(planned.a_team),
+            registry=self.registry,
+            pool=self.pool,
+            seat_keys=seat_keys(self.spec.players, planned.a_team),
+            game_index=planned.index,
+            decision_seconds=self.spec.decision_seconds,
+            time_control=self.spec.time_control,
+            actions=actions,
+            timeouts=timeouts,
+            logs=logs,
+            clocks=clocks,
+            on_end=self._game_ended,
+        )
+        if self.current.over:  # saved actions that end the game: it ended just now
+            return self.next_game()
+        return self.current
+
+    def play(self) -> MatchResult:
+        """Play every game to the end (code at every seat) and close the match."""
+        try:
+            while (game := self.next_game()) is not None:
+                if game.advance() != OVER:
+                    raise RuntimeError("a match of bots waits for nobody: a seat is a person's")
+        finally:
+            self.close()
+        return self.result
+
+    def close(self) -> None:
+        """The end of the match for its bots: jailed and remote ones hear it and stop; what they
+        write then is kept with the last game's logs."""
+        if self.closed:
+            return
+        self.closed = True
+        tail = self.pool.finish()
+        if self.games:
+            logs = self.games[-1].result.logs
+            for seat, text in tail.items():
+                logs[seat] = keep_log(logs.get(seat, ""), text)
+
+    def __enter__(self) -> MatchSession:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _game_ended(self, session: GameSession) -> None:
+        planned = self.planned
+        played = MatchGame(
+            planned.index, planned.pair, planned.a_team, planned.seed, session.outcome
+        )
+        self.games.append(played)
+        if self.notify:
+            notify_finished(played.result)
+        if self.on_game is not None:
+            self.on_game(played)
+
+
+def _default_registry():  # `registry` is also MatchSession's parameter
+    return registry()
+
+
+def iter_match(
+    spec: MatchSpec, jobs: int = 1, *, needs_winner: bool = False
+) -> Iterator[MatchGame]:
     """The games of the match as they finish: in schedule order with one job, else in order of
-    completion across `jobs` worker processes. Closing the iterator early (an SPRT that has
-    decided) cancels the games not started."""
+    completion across `jobs` worker processes (then the deciders, in this process). Closing the
+    iterator early (an SPRT that has decided) cancels the games not started."""
     registry().variant(spec.variant)  # fail on an unknown variant before any game
-    plan = schedule(spec)
-    if jobs <= 1 or len(plan) <= 1:
+    if jobs <= 1 or spec.games + 2 * spec.pairs <= 1:
         # One process per jailed or remote seat for the whole match, ended with it.
-        with SeatPool() as pool:
-            for number, entry in enumerate(plan, 1):
-                game = play_scheduled(spec, *entry, pool=pool)
-                if number == len(plan):
+        with MatchSession(spec, needs_winner=needs_winner) as match:
+            while (game := match.next_game()) is not None:
+                game.advance()
+                played = match.games[-1]
+                if match.over:
                     # The bots hear the match's end now: what they write then is kept with the
                     # last game's logs, instead of being lost with their processes.
-                    for seat, text in pool.finish().items():
-                        game.result.logs[seat] = game.result.logs.get(seat, "") + text
-                yield game
+                    match.close()
+                yield played
         return
+    finished: list[MatchGame] = []
+    for played in _iter_parallel(spec, schedule(spec), jobs):
+        finished.append(played)
+        yield played
+    if needs_winner:
+        finished.sort(key=lambda g: g.index)
+        with MatchSession(spec, needs_winner=True, finished=finished) as match:
+            while (game := match.next_game()) is not None:
+                game.advance()
+                played = match.games[-1]
+                if match.over:
+                    match.close()
+                yield played
+
+
+def _iter_parallel(spec: MatchSpec, plan, jobs: int) -> Iterator[MatchGame]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -206,13 +407,15 @@ def play_match(
     on_game: Callable[[MatchGame], None] | None = None,
     *,
     jobs: int = 1,
+    needs_winner: bool = False,
 ) -> MatchResult:
     """Play the whole match; `on_game` hears of each game as it finishes (in the calling
-    process, also with `jobs` > 1). The result lists the games in schedule order."""
-    result = MatchResult()
-    for played in iter_match(spec, jobs):
-        result.games.append(played)
+    process, also with `jobs` > 1). With `needs_winner`, a drawn match goes on with deciders
+    (engine/match_plan.py) until it has a winner. The result lists the games in schedule order."""
+    games = []
+    for played in iter_match(spec, jobs, needs_winner=needs_winner):
+        games.append(played)
         if on_game:
             on_game(played)
-    result.games.sort(key=lambda g: g.index)
-    return result
+    games.sort(key=lambda g: g.index)
+    return MatchResult(games, spec.games + 2 * spec.pairs if needs_winner else None)

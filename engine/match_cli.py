@@ -46,6 +46,7 @@ def run_match(args) -> int:
         seed=args.seed,
         decision_seconds=args.decision_seconds,
         isolation=args.isolation,
+        time_control=args.time_control,
     )
     wins = [0, 0]
     points = [0, 0]

@@ -326,6 +326,22 @@ class ProtocolBot:
     def on_game_end(self, observation: Observation) -> None:
         self.end_game(observation, {"score": list(observation.score), "winner": observation.winner})
 
+    def settle(self, seconds: float) -> None:
+        """Deliver the notices sent so far and wait (at most `seconds`; 0: only deliver) for
+        the bot to have heard them, before its log is read at the end of a game: what it writes
+        on hearing `game_end` is then that game's. A transport that cannot tell (HTTP: no log)
+        has no `settle`."""
+        settle = getattr(self._transport, "settle", None)
+        if settle is None or self._broken is not None:
+            return
+        try:
+            settle(seconds)
+        except BotTimeout:  # it stopped reading: replaced before its next decision
+            self._drop(graceful=False)
+        except ProtocolError as exc:
+            self._broken = exc
+            self._drop()
+
     def _notice(self, message: Mapping[str, Any]) -> None:
         """Notices get no answer; a bot that is gone is told nothing more (its next decision or
         game reports it)."""

@@ -61,10 +61,13 @@ def actor_factory(isolation: str) -> Callable[..., Any]:
 
 class SeatPool:
     """The out-of-process actors of one match, by seat key (say ("a", 0): side A's first seat,
-    whichever seat number it has in this game). `close` ends the match for all of them."""
+    whichever seat number it has in this game), and the in-process bots that remember the
+    match (engine/actors.py). `close` ends the match for all of them."""
 
     def __init__(self):
         self._actors: dict[Hashable, Any] = {}
+        # In-process bots that keep their memory across the games of the match (Bot.match_memory)
+        self._kept: dict[Hashable, tuple[Any, Any]] = {}
 
     def actor(self, key: Hashable, spec, context: MatchContext):
         actor = self._actors.get(key)
@@ -72,8 +75,17 @@ class SeatPool:
             actor = self._actors[key] = actor_factory(spec.isolation)(spec, context)
         return actor
 
+    def kept(self, key: Hashable, spec) -> Any:
+        """The remembering in-process bot kept under `key` for this very `spec`, or None."""
+        found = self._kept.get(key)
+        return found[1] if found is not None and found[0] == spec else None
+
+    def keep(self, key: Hashable, spec, bot) -> None:
+        self._kept[key] = (spec, bot)
+
     def close(self) -> None:
         actors, self._actors = list(self._actors.values()), {}
+        self._kept = {}
         errors = []
         for actor in actors:
             try:

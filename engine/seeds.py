@@ -32,3 +32,14 @@ def seed_commitment(seed: int) -> str:
     """What the public sees of a seed until it may be revealed: sha256 of "truco-seed:<seed>",
     in hex, so that anyone can check it with one line of any language."""
     return hashlib.sha256(f"{COMMITMENT_PREFIX}{seed}".encode()).hexdigest()
+
+
+def decider_seed(match_seed: int, number: int) -> int:
+    """The seed of the `number`th extra game that settles a drawn elimination match (the seed
+    of a one-game match, as the tournaments have always played it)."""
+    return derive(match_seed, f"decider/{number}")
+
+
+def decider_game_seed(match_seed: int, number: int) -> int:
+    """The deal seed of the `number`th decider."""
+    return game_seed(decider_seed(match_seed, number), 0)

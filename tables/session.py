@@ -1,57 +1,28 @@
-"""A game in progress with human seats, independent of Django: rebuilt from its setup and the
-actions so far (a game is deterministic given its variant, options and seed), advanced through
-the bots' turns, and acted on by the humans one decision at a time.
+"""A game in progress with human seats, independent of Django: a thin adapter of the engine's game
+session (engine/session.py), which plays it. The game is rebuilt from its setup and the actions
+so far on every request (a game is deterministic given its variant, options and seed), advanced
+through the bots' turns, and acted on by the humans one decision at a time.
 
-Bots are created afresh each time the game is advanced (a human decision can be hours away, and a
-bot object cannot be stored); their generators are seeded one-way from the game seed, the seat and
-the number of actions so far (engine/botseed.py). A robot whose code is not trusted runs in the
-jail: one jailed process per robot seat per advance (the bot's turns until a human is to act),
-which is what a table of humans can wait for.
+Every seat is a person's to the session; the bots of an advance stand in for their seats for
+that advance only (a human decision can be hours away, and a bot object cannot be stored): they
+are made when they first decide, seeded one-way from the game seed, the seat and the number of
+actions so far (engine/actors.py). A robot whose code is not trusted runs in the jail: one
+jailed process per robot seat per advance.
 """
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bot import DecisionTimeout
-from engine.bot_logs import bounded
-from engine.botseed import bot_seed
-from engine.errors import IllegalAction
+from engine.actors import ActorMaker
 from engine.plugins import registry
-from engine.protocol import shown_action
-from engine.records import RecordKeeper
-from engine.runner import ILLEGAL, IN_PROCESS, NORMAL, TIMEOUT, BotSpec, fault_of
-from engine.seats import MatchContext, SeatPool
+from engine.runner import BotSpec
+from engine.seats import SeatPool
+from engine.session import PERSON, GameSession, GameSetup, NotYourTurn, keep_log
 from engine.state import GameState
 
-MAX_LOG_CHARS = 256 * 1024  # of a robot seat's log per game, as in bot matches
-
-
-class NotYourTurn(Exception):
-    """A seat acted while another seat is to act (or after the game ended)."""
-
-
-@dataclass(frozen=True)
-class GameSetup:
-    variant: str
-    players: int
-    seed: int
-    options: Mapping[str, Any] = field(default_factory=dict)
-    preset: str | None = None
-
-
-@dataclass
-class Ending:
-    """How a game ended: `normal`, or a forfeit by a bot (`crash`, `illegal_action`)."""
-
-    termination: str = NORMAL
-    seat: int | None = None
-    detail: str = ""  # public: fixed phrases only
-    fault_message: str = ""  # the bot's own text: for its owner and staff
+__all__ = ["GameSetup", "LiveGame", "NotYourTurn"]
 
 
 class LiveGame:
@@ -64,61 +35,80 @@ class LiveGame:
         logs: Mapping[Any, str] | None = None,
     ):
         self.setup = setup
-        # What each robot seat wrote to its log so far in this game (bounded): its owner's.
-        self.logs: dict[int, str] = {int(seat): text for seat, text in (logs or {}).items()}
         # A robot's deadline per decision (the table's budget): told to a jailed or remote bot
-        # and enforced on it; None leaves the engine's default.
+        # and enforced on it; None leaves the engine's default. In-process robots are not timed
+        # at a table (their time-like parameters are clamped to the budget instead).
         self.decision_seconds = decision_seconds
-        variant = registry().variant(setup.variant)
-        self.state: GameState = variant.new_game(
-            setup.players, setup.options or None, preset=setup.preset or None, seed=setup.seed
+        reg = registry()
+        state = setup.new_state(reg)
+        self.maker = ActorMaker(
+            variant=state.variant,
+            options=state.options,
+            players=state.players,
+            seed=setup.seed,
+            registry=reg,
+            decision_seconds=decision_seconds,
         )
-        self.keeper = RecordKeeper(self.state)
-        self.actions: list[list] = []
-        self.auto_played: list[int] = list(auto_played)  # seats the timer played for, once each
-        self.ending: Ending | None = None
-        for seat, action in actions:
-            self._apply(seat, action)
+        self.session = GameSession(
+            state,
+            [PERSON] * state.players,
+            maker=self.maker,
+            actions=actions,
+            timeouts=auto_played,
+            logs=logs,
+        )
 
     # --- facts ------------------------------------------------------------------------------
     @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    @property
+    def keeper(self):
+        return self.session.keeper
+
+    @property
+    def actions(self) -> list[list]:
+        return self.session.actions
+
+    @property
+    def auto_played(self) -> list[int]:
+        """Seats the timer played for, once each."""
+        return self.session.timeouts
+
+    @property
+    def logs(self) -> dict[int, str]:
+        """What each robot seat wrote to its log so far in this game (bounded): its owner's."""
+        return self.session.logs
+
+    @property
+    def ending(self):
+        return self.session.ending
+
+    @property
     def finished(self) -> bool:
-        return self.ending is not None or self.state.is_over
+        return self.session.over
 
     @property
     def to_act(self) -> int | None:
-        return None if self.finished else self.state.to_act
+        return self.session.to_act
 
     @property
     def ply(self) -> int:
         """Actions so far: identifies the decision that is pending, for the turn timer."""
-        return len(self.actions)
+        return self.session.ply
 
     def observation(self, seat: int) -> dict[str, Any]:
-        if not 0 <= seat < self.setup.players:
-            raise ValueError(f"seat must be from 0 to {self.setup.players - 1}, not {seat}")
-        return self.state.observation(seat).to_dict()
+        return self.session.observation(seat).to_dict()
 
     # --- acting -----------------------------------------------------------------------------
     def act(self, seat: int, action: str) -> None:
         """A human's decision for `seat`: only that seat's legal actions are accepted."""
-        if self.finished:
-            raise NotYourTurn("the game is over")
-        if seat != self.state.to_act:
-            raise NotYourTurn(f"seat {self.state.to_act} is to act, not seat {seat}")
-        legal = self.state.observation(seat).legal
-        if action not in legal:
-            raise IllegalAction(action, legal)
-        self._apply(seat, action)
+        self.session.act(seat, action)
 
     def auto_play(self) -> str:
         """The turn timer ran out: the game plays its default action for the seat to act."""
-        seat = self.state.to_act
-        action = self.state.rules.default_action(self.state)
-        self._apply(seat, action)
-        if seat not in self.auto_played:
-            self.auto_played.append(seat)
-        return action
+        return self.session.time_out()
 
     def play_bots(
         self,
@@ -131,46 +121,21 @@ class LiveGame:
         (or, past the `until` of time.monotonic(), before the next decision). A bot that raises
         or answers an illegal action forfeits the game, as in bot matches. Returns the number
         of actions played."""
-        bots: dict[int, Any] = {}
-        played = 0
+        session = self.session
+        before = session.ply
         pool = SeatPool()
+        self.maker.pool = pool  # the jailed robots of this advance live in it
         try:
-            while not self.finished and self.state.to_act in bot_seats and played < limit:
-                if until is not None and played and time.monotonic() >= until:
-                    break
-                seat = self.state.to_act
-                if seat not in bots:
-                    bots[seat] = self._make_bot(seat, BotSpec.of(bot_seats[seat]), pool)
-                observation = self.state.observation(seat)
-                try:
-                    action = bots[seat].act(observation)
-                except DecisionTimeout:
-                    # A jailed bot stopped at its deadline: the game plays for it, as in bot
-                    # matches; a second time in the game forfeits it.
-                    if seat in self.auto_played:
-                        self.ending = Ending(TIMEOUT, seat, "a second decision past its deadline")
-                        break
-                    self.auto_play()
-                    played += 1
-                    continue
-                except Exception as exc:  # a failing bot loses the game; the server goes on
-                    termination, _, detail, message = fault_of(exc)
-                    self.ending = Ending(termination, seat, detail, message)
-                    break
-                try:
-                    self._apply(seat, action)
-                except (IllegalAction, TypeError):
-                    detail = f"answered {shown_action(action)}, not a legal action"
-                    self.ending = Ending(ILLEGAL, seat, detail, f"answered {action!r}"[:2000])
-                    break
-                played += 1
+            for seat, spec in bot_seats.items():
+                session.stand_in(seat, BotSpec.of(spec), key=seat)
+            session.advance(until=until)
         finally:
-            self._keep_logs(pool.finish())
-        return played
-
-    def _keep_logs(self, logs: Mapping[int, str]) -> None:
-        for seat, text in logs.items():
-            self.logs[seat] = bounded(self.logs.get(seat, "") + text, MAX_LOG_CHARS)
+            for seat in session.stood_in():
+                session.hand_back(seat)
+            for seat, text in pool.finish().items():
+                session.logs[seat] = keep_log(session.logs.get(seat, ""), text)
+            self.maker.pool = None
+        return session.ply - before
 
     def advance(
         self,
@@ -191,53 +156,8 @@ class LiveGame:
     # --- the outcome ------------------------------------------------------------------------
     def result(self) -> dict[str, Any]:
         """The record's `result`, as the engine's runner writes it."""
-        ending = self.ending or Ending()
-        state = self.state
-        if ending.termination == NORMAL:
-            out: dict[str, Any] = {"score": list(state.score), "winner": state.winner}
-        else:
-            out = {
-                "score": list(state.score),
-                "winner": 1 - (ending.seat & 1),
-                "termination": ending.termination,
-                "seat": ending.seat,
-                "detail": ending.detail,
-            }
-        if self.auto_played:
-            out["timeouts"] = list(self.auto_played)
-        return out
+        return self.session.result()
 
     def record(self) -> dict[str, Any]:
         """The game record so far (RECORDS.md); with its result once finished."""
-        return self.keeper.record(self.state, self.result() if self.finished else None)
-
-    # --- internals --------------------------------------------------------------------------
-    def _apply(self, seat: int, action: str) -> None:
-        if seat != self.state.to_act:
-            raise NotYourTurn(f"seat {self.state.to_act} is to act, not seat {seat}")
-        hand_no = self.state.hand_no
-        self.state = self.state.apply(action)
-        self.keeper.open_hand(hand_no).append([seat, action])
-        self.actions.append([seat, action])
-
-    def _make_bot(self, seat: int, spec: BotSpec, pool: SeatPool):
-        seed = bot_seed(self.setup.seed, seat, salt=self.ply)
-        if spec.isolation != IN_PROCESS:  # code the server does not trust: the jail
-            context = MatchContext(
-                self.setup.variant,
-                self.state.options,
-                self.setup.players,
-                decision_seconds=self.decision_seconds,
-            )
-            actor = pool.actor(seat, spec, context)
-            actor.begin_game(game=0, seat=seat, seed=seed)
-            return actor
-        factory = registry().bot(spec.name)
-        return factory(
-            variant=self.setup.variant,
-            options=self.state.options,
-            seat=seat,
-            players=self.setup.players,
-            rng=random.Random(seed),
-            **dict(spec.params),
-        )
+        return self.session.record()

@@ -15,7 +15,7 @@ from players.people import player_of
 from stack import worker_health
 from tables.amicable import vote_state
 from tables.models import LiveMatch, settings_of
-from tables.public_view import public_view
+from engine.spectator import public_view
 from tables.seating import game_from_json, next_game, scheduled
 from tables.services import Table, inline, table_of, turn_of
 from tables.table_master import free_teams, table_options

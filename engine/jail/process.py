@@ -81,6 +81,7 @@ class JailedProcess:
         self._log_paused_until: float | None = None  # reading its log again from then
         self._fds: list[int] = []  # for bwrap: the seccomp filter and its arguments
         self._watch: Watch | None = None  # the runner's own watch, for a jail with no cgroup
+        self._leaves: list[int] | None = None  # the bot's innermost processes (settle)
         try:
             argv, cwd, host_env = self._argv(list(command), files, binds, env or {})
         except BaseException:
@@ -292,6 +293,54 @@ class JailedProcess:
         return unread[0] == 0
 
     # --- the pipes -------------------------------------------------------------------------
+    def settle(self, seconds: float) -> None:
+        """Deliver the notices held (BotExited or BotTimeout as `send`) and wait, at most
+        `seconds`, until the bot has read all its input and is blocked again, waiting for the
+        next message: then what it wrote on hearing them (`game_end`) is in its log rather than
+        in the next game's. No protocol message is answered but `act`, so this is watched
+        from /proc (the threads of the jail's innermost processes, found once)."""
+        proc = self._proc
+        if proc.poll() is not None:
+            return
+        self._flush(time.monotonic() + GRACE_SECONDS)
+        if seconds <= 0:
+            return
+        end = time.monotonic() + seconds
+        unread = array.array("i", [0])
+        pause = 0.00005
+        while True:
+            try:
+                fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
+            except OSError:
+                break
+            if unread[0] == 0 and self._idle():
+                break
+            if time.monotonic() >= end or proc.poll() is not None:
+                break
+            self._drain_log()
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
+        self._drain_log()
+
+    def _idle(self) -> bool:
+        """Whether no thread of the bot's innermost processes runs or waits to run (R) or is in
+        an uninterruptible wait (D)."""
+        if self._leaves is None:
+            self._leaves = _leaf_pids(self._proc.pid)
+        try:
+            for pid in self._leaves:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    fd = os.open(f"/proc/{pid}/task/{task}/stat", os.O_RDONLY)
+                    try:
+                        stat = os.read(fd, 4096)
+                    finally:
+                        os.close(fd)
+                    if stat.rsplit(b")", 1)[1].split(None, 1)[0] in (b"R", b"D"):
+                        return False
+        except (OSError, IndexError):  # one of them is gone: look for them again next time
+            self._leaves = None
+        return True
+
     def _write(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
         while view:
@@ -407,3 +456,16 @@ class JailedProcess:
         else:
             detail = f"bot process exited with code {code}"
         return BotExited(detail, self._log.last(2000))
+
+
+def _leaf_pids(pid: int) -> list[int]:
+    """The processes under `pid` (itself included) that have no children: the bot's own, under
+    the jail's init."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
+            kids = [int(child) for child in children.read().split()]
+    except (OSError, ValueError):
+        return []
+    if not kids:
+        return [pid]
+    return [leaf for kid in kids for leaf in _leaf_pids(kid)]

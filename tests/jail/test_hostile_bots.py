@@ -117,10 +117,10 @@ def test_the_seed_thief_would_find_the_deal_from_the_old_seat_seed(monkeypatch):
     """The thief works: given the old invertible seat seed, it computes the deal (and so every
     card); given the one-way seed it finds nothing (test_a_hostile_bot_is_contained)."""
     jail_or_skip()
-    import engine.runner
+    import engine.actors  # where every game's bots are seeded
 
     monkeypatch.setattr(
-        engine.runner, "bot_seed", lambda seed, seat: (seed * 16 + seat + 1) * 2654435761
+        engine.actors, "bot_seed", lambda seed, seat, salt=0: (seed * 16 + seat + 1) * 2654435761
     )
     result = hostile_match("hostile-seed", games=1)
     game = result.games[0].result

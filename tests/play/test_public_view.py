@@ -9,7 +9,7 @@ import pytest
 
 from engine.plugins import registry
 from engine.records import RecordKeeper
-from tables.public_view import public_view, replay_frames
+from engine.spectator import public_view, replay_frames
 
 
 def cases():

@@ -17,7 +17,7 @@ from restapi.errors import BadRequest
 from restapi.permissions import IsStaffOrReadOnly
 from restapi.serializers import DetailSerializer
 from restapi.views import ApiMixin
-from tables.public_view import replay_frames
+from engine.spectator import replay_frames
 from tournaments import lifecycle, registration
 from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
