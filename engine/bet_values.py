@@ -48,6 +48,52 @@ def side_bets_of(rules) -> Any:
     return found
 
 
+class BetValues(Mapping):
+    """The observation's `bet_values`, worked out on first reading: observations are built at
+    every decision and most bots never look (the encoder and `to_dict` read it as a mapping).
+    Made by `lazy_bet_values`, for the seat to act of a state."""
+
+    __slots__ = ("_of", "_values")
+
+    def _get(self) -> Mapping[str, Mapping[str, int]]:
+        try:
+            return self._values
+        except AttributeError:
+            rules, s, seat = self._of
+            legal = s.legal_actions()
+            values = self._values = bet_values(
+                rules, s, seat, legal, rules.extra_observation(s, seat)
+            )
+            del self._of
+            return values
+
+    def __getitem__(self, action: str) -> Mapping[str, int]:
+        return self._get()[action]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return repr(dict(self._get()))
+
+    def __reduce__(self):  # pickled as the plain mapping it stands for
+        return (dict, ({action: dict(value) for action, value in self._get().items()},))
+
+
+_new = BetValues.__new__
+
+
+def lazy_bet_values(rules, s, seat: int) -> BetValues:
+    """`bet_values` of the seat to act, when first read (this is called at every decision: a
+    fraction of a microsecond, where working them out costs a few)."""
+    made = _new(BetValues)
+    made._of = (rules, s, seat)
+    return made
+
+
 def bet_values(
     rules, s, seat: int, legal: tuple[str, ...], extra: Mapping[str, Any]
 ) -> Mapping[str, Mapping[str, int]]:

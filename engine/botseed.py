@@ -5,8 +5,9 @@ The secret is `TRUCO_BOT_SEED_SECRET` when set: a server always sets it (from it
 tournaments/apps.py), so that a match played again plays the same way, and nobody outside knows
 it. The command line (`python -m engine match`, `arena`, `check-bot`) without that variable
 derives it from the run's `--seed` (`reproducible_from`), so that the same command gives the same
-games, the bots' own random choices included; such a secret is no secret (anyone who knows the
-seed can compute it), which is fine on an author's own machine and why a server sets its own.
+games, the bots' own random choices included. Such a secret is no secret, and need not be: whoever
+knows a run's seed knows its deals already (engine/seeds.py derives them from it, in public), so
+the bots' seeds tell nothing more; a server's deal seeds are its own, and so is its secret.
 Anything else that plays without the variable draws a secret at random for its process.
 
 The secret is put in the process's environment, so that the worker processes it spawns

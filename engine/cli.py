@@ -98,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay only game N (from 1) of a records file",
     )
 
-    match = sub.add_parser("match", help="play games between two registered bots")
+    match = sub.add_parser(
+        "match", help="play games between two bots (registered bots, bundles, remote bots)"
+    )
     add_game_arguments(match)
     add_bots_argument(match)
     match.add_argument("--games", type=positive_int, default=100, help="at least 1")

@@ -1,4 +1,5 @@
-"""`python -m engine match`: two registered bots play N games, sides swapped every other game."""
+"""`python -m engine match`: two bots (registered, bundles, remote) play N games, sides swapped
+every other game."""
 
 from __future__ import annotations
 

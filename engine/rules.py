@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .bet_values import bet_values
+from .bet_values import lazy_bet_values
 from .cards import DECKS
 from .deals import Deal
 from .errors import IllegalAction, RecordError
@@ -419,7 +419,6 @@ class TrucoRules:
             if None in hand:
                 hand = tuple(filter(None, hand))
         legal = (s._legal or s.legal_actions()) if seat == s.to_act else ()
-        extra = self.extra_observation(s, seat)
         # tuple.__new__ skips the NamedTuple's generated __new__: observations are built at every
         # decision, and this is a fifth of their cost.
         return _new_observation(
@@ -450,12 +449,12 @@ class TrucoRules:
                 s.trick,
                 NOTHING if s.kind == NORMAL else self.partner_cards(s, seat),
                 s.log,
-                extra,
+                self.extra_observation(s, seat),
                 s.winner,
                 s.previous_hand,
                 s.leader,
-                self.trick_winners(s),
-                bet_values(self, s, seat, legal, extra) if legal else NOTHING,
+                self.trick_winners(s) if s.tricks else (),
+                lazy_bet_values(self, s, seat) if legal else NOTHING,
             ),
         )
 
@@ -464,8 +463,6 @@ class TrucoRules:
         (`results`) does not say which partner took it. The last answer is kept, since a hand's
         tricks are one tuple from one trick's end to the next."""
         tricks = s.tricks
-        if not tricks:
-            return ()
         known, winners = self._trick_winners
         if known is tricks:
             return winners
