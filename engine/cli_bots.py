@@ -42,12 +42,13 @@ def looks_like_path(text: str) -> bool:
 
 
 def split_bundle_argument(text: str) -> tuple[str, str] | None:
-    """(path, parameters text) of a bundle argument, or None for a registered bot's. The path
-    ends at the first colon after which the rest is `key=value,...`, unless a file or folder of
-    the whole text exists (a path may hold a colon)."""
+    """(path, parameters text) of a bundle argument, or None for a registered bot's (a bare
+    name, even of a folder here). The path ends at the first colon after which the rest is
+    `key=value,...`, unless a file or folder of the whole text exists (a path may hold a
+    colon)."""
     if is_url(text):
         return None
-    if Path(text).exists():
+    if looks_like_path(text) and Path(text).exists():
         return text, ""
     for found in re.finditer(":", text):
         path = text[: found.start()]
@@ -82,6 +83,14 @@ def parse_cli_bot(text: str) -> CliBot:
     if bundle is not None:
         return bundle_bot(*bundle, text)
     name, _, raw = text.partition(":")
+    if (Path(name) / "bot.toml").is_file():
+        from .plugins import registry
+
+        if name not in registry().bots:  # a folder of the current one, written without ./
+            raise BotArgumentError(
+                f"{name!r} is not a registered bot; for the bundle in the folder {name}, "
+                f"write ./{text}"
+            )
     params = {key: json_or_text(value) for key, value in parameter_items(raw, text)}
     return CliBot(BotSpec(name, params), text, source=text)
 

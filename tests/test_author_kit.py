@@ -275,6 +275,15 @@ def test_new_bot_refuses_a_folder_in_use_and_a_reserved_name(author, capsys):
     assert 'name = "h2"' in manifest
 
 
+def test_a_bundle_folder_written_without_its_slash_is_pointed_out(author):
+    assert engine("new-bot", "mybot", "--language", "python", cwd=author).returncode == 0
+    run = engine("match", "--bots", "mybot", "random", "--games", "1", cwd=author)
+    assert run.returncode == 2
+    assert "'mybot' is not a registered bot; for the bundle in the folder mybot, write ./mybot" in (
+        run.stderr
+    )
+
+
 def test_help_says_what_a_bot_argument_may_be():
     parser = build_parser()
     for command in ("match", "arena"):
@@ -300,3 +309,17 @@ def test_the_zip_check_bot_writes_is_what_the_server_accepts(author):
         "min": 0.0,
         "max": 1.0,
     }
+
+
+def test_the_java_template_compiles_without_a_warning(tmp_path):
+    if shutil.which("javac") is None:
+        pytest.skip("javac is not installed")
+    source = PROJECT / "engine/kit/templates/java/Bot.java"
+    run = subprocess.run(
+        ["javac", "-Xlint:all", "-Werror", "-d", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "Bot.class").exists()

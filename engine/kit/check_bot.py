@@ -96,8 +96,9 @@ def run_check_bot(args) -> int:
     from ..plugins import registry
 
     split = split_bundle_argument(args.bundle)
-    if split is None:
-        split = (args.bundle, "")  # a bare folder name: a bundle all the same here
+    if split is None:  # check-bot takes only bundles: a bare folder name is one here
+        text = args.bundle
+        split = (text, "") if Path(text).exists() else text.partition(":")[::2]
     path_text, raw = split
     path = Path(path_text)
     if not path.exists():
