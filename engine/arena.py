@@ -11,10 +11,18 @@ import json
 import random
 from dataclasses import dataclass, field, replace
 
+from .cli_bots import (
+    CliBot,
+    check_game,
+    distinct_labels,
+    parse_cli_bot,
+    runs_out_of_process,
+)
+from .cli_logs import LogFiles
 from .errors import TrucoError
 from .match import MatchGame, MatchSpec, iter_match
 from .progress import progress_bar
-from .remote_policy import check_url, is_url
+from .remote_policy import check_url
 from .runner import IN_PROCESS, JAIL, PROCESS, REMOTE, BotSpec
 from .stats import Interval, elo_interval, mean_interval, pentanomial, sprt
 from .time_control import TimeControl, TimeControlError
@@ -26,25 +34,9 @@ class ArenaError(TrucoError):
 
 def parse_bot(text: str) -> BotSpec:
     """`name` or `name:key=value,key=value` (values read as JSON when they parse), a bundle
-    folder or .zip (`./mybot`: docs/bots.md), which always runs in the jail, or the URL of a
-    remote bot (`https://...`, docs/remote-bots.md)."""
-    if is_url(text):
-        return BotSpec.of(text)
-    from .bundles import bundle_spec, load_bundle, looks_like_bundle
-
-    if looks_like_bundle(text):
-        return bundle_spec(load_bundle(text), name=text)
-    name, _, raw = text.partition(":")
-    params = {}
-    for item in filter(None, raw.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ArenaError(f"bot parameter {item!r} of {text!r} must look like key=value")
-        try:
-            params[key] = json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
-            params[key] = value
-    return BotSpec(name, params)
+    folder or .zip (`./mybot`, `./mybot:key=value`: docs/bots.md), which always runs in the
+    jail, or the URL of a remote bot (`https://...`, docs/remote-bots.md). engine/cli_bots.py."""
+    return parse_cli_bot(text).spec
 
 
 def parse_sprt(items: list[str]) -> dict[str, float]:
@@ -97,15 +89,29 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
         raise ArenaError(f"bot {side.name!r} rejected its parameters: {exc}") from None
 
 
+BOTS_HELP = (
+    "two bots, each one of: a registered bot (random, heuristic, mcts), optionally with "
+    "parameters: mcts:time_ms=50,iterations=200; a bundle folder or .zip (./mybot, mybot.zip: "
+    "docs/bots.md), run in the jail, optionally with values for its [params]: "
+    "./mybot:bet_rate=0.3; or the URL of a remote bot (https://..., needs TRUCO_REMOTE_BOTS=1: "
+    "docs/remote-bots.md)"
+)
+
+
 def add_bots_argument(parser: argparse.ArgumentParser) -> None:
-    """`--bots A B`, the same for `match` and `arena` (parsed by parse_bot)."""
+    """`--bots A B`, the same for `match` and `arena` (read by engine/cli_bots.py)."""
     parser.add_argument(
-        "--bots",
-        nargs=2,
-        required=True,
-        metavar=("BOT_A", "BOT_B"),
-        help="registered bot names, each optionally with parameters: mcts:time_ms=50; or the "
-        "URL of a remote bot (https://..., needs TRUCO_REMOTE_BOTS=1: docs/remote-bots.md)",
+        "--bots", nargs=2, required=True, metavar=("BOT_A", "BOT_B"), help=BOTS_HELP
+    )
+
+
+def add_logs_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--logs",
+        default=None,
+        metavar="DIR",
+        help="keep what each bundle (or jailed or remote bot) writes to standard error: a file "
+        "per bot in DIR, game by game",
     )
 
 
@@ -128,6 +134,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--records", default=None, help="write every game record to this JSON-lines file"
     )
+    add_logs_argument(parser)
+
+
+def cli_bots(args) -> list[CliBot]:
+    """The two bots of `--bots`, refused now when a bundle does not play this game."""
+    bots = [parse_cli_bot(text) for text in args.bots]
+    check_game(bots, args.variant, args.players)
+    return bots
+
+
+def log_files(args, bots: list[CliBot]) -> LogFiles | None:
+    if not args.logs:
+        return None
+    logged = [runs_out_of_process(bot, args.isolation) for bot in bots]
+    return LogFiles(args.logs, distinct_labels(bots), logged, args.players)
 
 
 def time_control_type(text: str) -> TimeControl:
@@ -198,7 +219,8 @@ def run_arena(args) -> int:
     from .cli import checked_game
 
     reg, variant, options = checked_game(args)
-    side_a, side_b = (parse_bot(text) for text in args.bots)
+    bots = cli_bots(args)
+    side_a, side_b = (bot.spec for bot in bots)
     for side in (side_a, side_b):
         check_bot(reg, variant, side, options, args)
     if args.pairs < 1:
@@ -221,9 +243,8 @@ def run_arena(args) -> int:
         isolation=args.isolation,
         time_control=args.time_control,
     )
-    name_a, name_b = args.bots
-    if name_a == name_b:
-        name_a, name_b = name_a + " (A)", name_b + " (B)"
+    name_a, name_b = distinct_labels(bots)
+    logs = log_files(args, bots)
     tally = Tally()
     decided = None
     try:
@@ -235,6 +256,8 @@ def run_arena(args) -> int:
         with progress_bar(2 * args.pairs, f"{name_a} vs {name_b}") as advance:
             for game in games:
                 paired = tally.add(game)
+                if logs:
+                    logs.add(game)
                 if records:
                     records.write(json.dumps(game.result.record) + "\n")
                     records.flush()
@@ -251,6 +274,8 @@ def run_arena(args) -> int:
         if records:
             records.close()
     report(args, variant, spec, tally, name_a, name_b, test, decided)
+    if logs:
+        print("\n".join(logs.summary()))
     return 0
 
 

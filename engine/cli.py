@@ -1,8 +1,13 @@
 """`python -m engine ...`: replay a record, play a match between bots, measure two bots' strength
-(arena), benchmark the variants and the jail, check that the jail holds here (jail-check).
+(arena), start a bot of your own (new-bot) and check it as the server would (check-bot),
+benchmark the variants and the jail, check that the jail holds here (jail-check).
 
-Exit codes: 0 success, 1 the jail check failed, 2 bad input or untrusted bots refused (with a
-message; JSON for `replay`).
+A bot is a registered bot (random, heuristic, mcts), a bundle folder or .zip (./mybot:
+docs/bots.md), or a remote bot's URL. The same --seed plays the same games again, the bots'
+own random seeds included (engine/botseed.py).
+
+Exit codes: 0 success, 1 the jail check failed or check-bot rejected the bundle, 2 bad input or
+untrusted bots refused (with a message; JSON for `replay`).
 """
 
 from __future__ import annotations
@@ -12,7 +17,12 @@ import json
 import sys
 
 from .arena import add_arguments as add_arena_arguments
-from .arena import add_bots_argument, add_isolation_argument, add_time_control_argument
+from .arena import (
+    add_bots_argument,
+    add_isolation_argument,
+    add_logs_argument,
+    add_time_control_argument,
+)
 from .errors import TrucoError
 
 
@@ -54,7 +64,12 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="fixes the deals and the bots' own seeds: the same command plays the same games",
+    )
 
 
 def checked_game(args):
@@ -88,7 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay only game N (from 1) of a records file",
     )
 
-    match = sub.add_parser("match", help="play games between two registered bots")
+    match = sub.add_parser(
+        "match", help="play games between two bots (registered bots, bundles, remote bots)"
+    )
     add_game_arguments(match)
     add_bots_argument(match)
     match.add_argument("--games", type=positive_int, default=100, help="at least 1")
@@ -100,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--decision-seconds", type=float, default=None, help="time limit per decision"
     )
     add_time_control_argument(match)
+    add_logs_argument(match)
 
     arena = sub.add_parser(
         "arena", help="duplicate pairs between two bots: win rate, Elo, SPRT (engine/arena.py)"
@@ -108,6 +126,36 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_arguments(arena)
 
     sub.add_parser("variants", help="list the registered variants, their options and presets")
+
+    new_bot = sub.add_parser(
+        "new-bot",
+        help="write a working bot bundle to start from (bot.toml, the code, a README)",
+        description="Write a bundle that passes the server's checks and plays every variant "
+        "legally, and say the next commands (docs/bots.md).",
+    )
+    new_bot.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
+    new_bot.add_argument("--language", required=True, choices=("python", "node", "java"))
+    new_bot.add_argument("--name", default=None, help="its name (default: the folder's)")
+
+    check = sub.add_parser(
+        "check-bot",
+        help="the server's checks and smoke match on a bundle: exit 0 ready, 1 rejected",
+        description="What the server does with an upload, here: the archive's and manifest's "
+        "checks, then the smoke match in the jail, with the server's messages. Exit codes: 0 "
+        "ready, 1 rejected (the reason printed), 2 bad usage.",
+    )
+    check.add_argument(
+        "bundle",
+        metavar="BUNDLE",
+        help="a bundle folder or .zip, optionally with values for its [params]: "
+        "./mybot:bet_rate=0.3",
+    )
+    check.add_argument(
+        "--zip", default=None, metavar="FILE", help="once ready, write the zip to upload here"
+    )
+    check.add_argument(
+        "--logs", default=None, metavar="DIR", help="keep the smoke match's log in DIR"
+    )
 
     bench = sub.add_parser("bench", help="hands and games per second of random play, per variant")
     bench.add_argument(
@@ -132,10 +180,25 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_replay(args.file, args.game)
     try:
+        if args.command in ("match", "arena"):
+            from .botseed import reproducible_from
+
+            reproducible_from(args.seed)  # unless a server's secret is set
         if args.command == "match":
             from .match_cli import run_match
 
             return run_match(args)
+        if args.command == "new-bot":
+            from .kit.new_bot import run_new_bot
+
+            return run_new_bot(args)
+        if args.command == "check-bot":
+            from .botseed import reproducible_from
+            from .bundles.smoke import SMOKE_SEED
+            from .kit.check_bot import run_check_bot
+
+            reproducible_from(SMOKE_SEED)
+            return run_check_bot(args)
         if args.command == "variants":
             from .variants_doc import run_variants
 

@@ -1,11 +1,13 @@
-"""`python -m engine match`: two registered bots play N games, sides swapped every other game."""
+"""`python -m engine match`: two bots (registered, bundles, remote) play N games, sides swapped
+every other game."""
 
 from __future__ import annotations
 
 import json
 
-from .arena import check_bot, parse_bot
+from .arena import check_bot, cli_bots, log_files
 from .cli import checked_game
+from .cli_bots import distinct_labels
 from .errors import TrucoError
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
@@ -26,7 +28,8 @@ def run_match(args) -> int:
     # (a misspelt parameter is an error before any game); a bot in a child process or the jail
     # proves itself in its games, where one that cannot start forfeits each game, saying why.
     # A bundle folder or zip always runs in the jail.
-    side_a, side_b = (parse_bot(text) for text in args.bots)
+    bots = cli_bots(args)
+    side_a, side_b = (bot.spec for bot in bots)
     for side in (side_a, side_b):
         if (args.isolation or side.isolation) == IN_PROCESS:
             check_bot(reg, variant, side, options, args)
@@ -34,7 +37,9 @@ def run_match(args) -> int:
             check_url(side.url)  # a remote bot (docs/remote-bots.md): its URL must be allowed
         elif side.program is None:
             reg.bot(side.name)  # a bundle (side.program) has no registered name
-    bot_a, bot_b = args.bots
+    # A bundle's parameters were checked against its bot.toml when it was read (cli_bots).
+    bot_a, bot_b = distinct_labels(bots)
+    logs = log_files(args, bots)
     spec = MatchSpec(
         args.variant,
         side_a,
@@ -66,6 +71,8 @@ def run_match(args) -> int:
                 points[1] += game.points[1]
                 termination = game.result.termination
                 terminations[termination] = terminations.get(termination, 0) + 1
+                if logs:
+                    logs.add(game)
                 if records:
                     records.write(json.dumps(game.result.record) + "\n")
                 advance(f"{wins[0]}-{wins[1]}")
@@ -79,4 +86,6 @@ def run_match(args) -> int:
         rate = 100.0 * won / total if total else 0.0
         print(f"  {name:<12} wins {won:>6} ({rate:5.1f}%)  points {scored:>8}")
     print("  terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+    if logs:
+        print("\n".join(logs.summary()))
     return 0

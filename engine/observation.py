@@ -38,6 +38,12 @@ class Observation(NamedTuple):
     extra: Mapping[str, Any]  # variant-specific public facts (envido calls, showdown, ...)
     winner: int | None = None  # the winning team once the game is over
     previous_hand: Mapping[str, Any] = NOTHING  # what everyone saw of the last finished hand
+    # Added in protocol 1 without breaking it (new keys only; docs/bot-protocol.md):
+    leader: int = -1  # the seat that leads the current trick (plays, or played, its first card)
+    trick_winners: tuple[int, ...] = ()  # per completed trick: the winning seat, -1 for a tie
+    # What each legal bet and answer of this seat is worth, by action (engine/bet_values.py):
+    # {"truco": {"won": 3, "lost": 3, "refused": 1}, "refuse": {"conceded": 1}, ...}
+    bet_values: Mapping[str, Mapping[str, int]] = NOTHING
 
     @property
     def team(self) -> int:
@@ -52,7 +58,8 @@ class Observation(NamedTuple):
         out["partner_cards"] = {str(k): list(v) for k, v in self.partner_cards.items()}
         out["extra"] = plain(dict(self.extra))
         out["previous_hand"] = plain(dict(self.previous_hand))
-        for key in ("score", "legal", "hand", "covered", "results"):
+        out["bet_values"] = plain(dict(self.bet_values))
+        for key in ("score", "legal", "hand", "covered", "results", "trick_winners"):
             out[key] = list(out[key])
         out["tricks"] = plain(self.tricks)
         out["trick"] = plain(self.trick)
@@ -70,8 +77,13 @@ class Observation(NamedTuple):
         )
         values["extra"] = MappingProxyType(_frozen(data["extra"]))
         values["previous_hand"] = MappingProxyType(_frozen(data.get("previous_hand", {})))
+        values["bet_values"] = MappingProxyType(
+            {k: MappingProxyType(dict(v)) for k, v in data.get("bet_values", {}).items()}
+        )
         for key in ("score", "legal", "hand", "covered", "results"):
             values[key] = tuple(values[key])
+        values["trick_winners"] = tuple(data.get("trick_winners", ()))
+        values = {k: v for k, v in values.items() if k in cls._fields}  # keys of later versions
         for key in ("tricks", "trick", "history"):
             values[key] = _frozen(values[key])
         return cls(**values)

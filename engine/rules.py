@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .bet_values import lazy_bet_values
 from .cards import DECKS
 from .deals import Deal
 from .errors import IllegalAction, RecordError
@@ -88,6 +89,7 @@ class TrucoRules:
             "refuse": self.on_refuse,
         }
         self.handler_of: dict[str, Any] = {}  # action string -> handler, filled as actions are seen
+        self._trick_winners: tuple[tuple, tuple[int, ...]] = ((), ())  # see trick_winners
 
     # --- card strength --------------------------------------------------------------------
     def strength_table(self, vira: str | None) -> dict[str, int]:
@@ -416,6 +418,7 @@ class TrucoRules:
             hand = s.hands[seat]
             if None in hand:
                 hand = tuple(filter(None, hand))
+        legal = (s._legal or s.legal_actions()) if seat == s.to_act else ()
         # tuple.__new__ skips the NamedTuple's generated __new__: observations are built at every
         # decision, and this is a fifth of their cost.
         return _new_observation(
@@ -432,7 +435,7 @@ class TrucoRules:
                 s.mano,
                 s.phase,
                 s.to_act,
-                (s._legal or s.legal_actions()) if seat == s.to_act else (),
+                legal,
                 hand,
                 tuple(card for owner, card in s.covered if owner == seat) if s.covered else (),
                 s.vira,
@@ -449,8 +452,27 @@ class TrucoRules:
                 self.extra_observation(s, seat),
                 s.winner,
                 s.previous_hand,
+                s.leader,
+                self.trick_winners(s) if s.tricks else (),
+                lazy_bet_values(self, s, seat) if legal else NOTHING,
             ),
         )
+
+    def trick_winners(self, s: GameState) -> tuple[int, ...]:
+        """Per completed trick of the hand, the seat that won it (-1 for a tie): the team alone
+        (`results`) does not say which partner took it. The last answer is kept, since a hand's
+        tricks are one tuple from one trick's end to the next."""
+        tricks = s.tricks
+        known, winners = self._trick_winners
+        if known is tricks:
+            return winners
+        strength = s.strength
+        winners = tuple(
+            -1 if result == TIE else trick_winner(trick, strength)[0]
+            for trick, result in zip(tricks, s.results, strict=False)
+        )
+        self._trick_winners = (tricks, winners)
+        return winners
 
     def partner_cards(self, s: GameState, seat: int) -> Mapping[int, tuple[str, ...]]:
         """In a hand of eleven the team on it sees its partner's cards (never in an iron hand)."""

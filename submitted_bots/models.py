@@ -141,7 +141,7 @@ class Bot(models.Model):
 
     def clean(self) -> None:
         if self.is_bundle:
-            return  # checked when uploaded (tournaments/bundles), validated by a smoke match
+            return  # checked when uploaded (submitted_bots/bundles), validated by a smoke match
         if self.url:
             check_remote_bot(self.url, self.plugin)
         elif not self.plugin:

@@ -10,12 +10,12 @@ from django.utils import timezone
 
 from engine.errors import TrucoError
 from engine.plugins import get_variant
+from engine.spectator import public_view
 from players.models import Player
 from players.people import player_of
 from stack import worker_health
 from tables.amicable import vote_state
 from tables.models import LiveMatch, settings_of
-from engine.spectator import public_view
 from tables.seating import game_from_json, next_game, scheduled
 from tables.services import Table, inline, table_of, turn_of
 from tables.table_master import free_teams, table_options

@@ -2,7 +2,7 @@
 
 For the CLI, a bundle is a folder or a .zip given where a bot name goes
 (`python -m engine arena --bots ./mybot random`); a zip is unpacked into a temporary folder that
-lives as long as the process. The server unpacks uploaded zips itself (tournaments/bundles)."""
+lives as long as the process. The server unpacks uploaded zips itself (submitted_bots/bundles)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from .archive import Contents, inspect_folder, unpack_zip
 from .errors import BundleError
 from .limits import DEFAULT_LIMITS, BundleLimits
 from .manifest import Manifest
+from .params import resolve_params
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,10 @@ def bundle_program(bundle: LoadedBundle):
     return Program(manifest.command, str(bundle.root))
 
 
-def bundle_spec(bundle: LoadedBundle, name: str | None = None):
-    """The BotSpec that runs this bundle: always in the jail."""
+def bundle_spec(bundle: LoadedBundle, name: str | None = None, params=None):
+    """The BotSpec that runs this bundle: always in the jail, with every parameter its
+    manifest declares (`params` given, checked; the others at their defaults: params.py)."""
     from ..runner import BotSpec
 
-    return BotSpec(name or bundle.label, {}, isolation="jail", program=bundle_program(bundle))
+    resolved = resolve_params(bundle.manifest.params, params, bot=repr(bundle.label))
+    return BotSpec(name or bundle.label, resolved, isolation="jail", program=bundle_program(bundle))

@@ -7,6 +7,8 @@
     description = "plays its highest card"
     variants = ["paulista", "mineiro"]   # optional: every registered variant when absent
     players = [2]                        # optional: each variant's player counts when absent
+    [params]                             # optional: the bot's parameters and their defaults
+    bet_rate = 0.1                       # (engine/bundles/params.py)
 
 Parsing checks the manifest's own shape; `check_against_registry` checks its variants and player
 counts against what the server has. Every refusal is a BundleError that names the field."""
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import BundleError
+from .params import Param, params_from_json, parse_params
 
 MANIFEST_NAME = "bot.toml"
 MAX_MANIFEST_BYTES = 16 * 1024
@@ -26,7 +29,7 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")  # \Z: "$" lets a final 
 PYTHON_CLASS = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*\Z")
 MAX_COMMAND_PARTS = 32
 MAX_COMMAND_PART = 300
-KEYS = ("name", "command", "python_class", "description", "variants", "players")
+KEYS = ("name", "command", "python_class", "description", "variants", "players", "params")
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Manifest:
     description: str = ""
     variants: tuple[str, ...] = ()  # empty: every registered variant
     players: tuple[int, ...] = ()  # empty: every player count of each variant
+    params: tuple[Param, ...] = ()  # the declared parameters, in bot.toml's order
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -70,6 +74,7 @@ class Manifest:
             description=values.get("description") or "",
             variants=tuple(values.get("variants") or ()),
             players=tuple(values.get("players") or ()),
+            params=params_from_json(values.get("params")),
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -80,6 +85,7 @@ class Manifest:
             "description": self.description,
             "variants": list(self.variants),
             "players": list(self.players),
+            "params": {param.name: param.as_json() for param in self.params},
         }
 
 
@@ -126,6 +132,7 @@ def parse_manifest(data: bytes) -> Manifest:
         description=description,
         variants=_string_list(raw.get("variants", []), "variants"),
         players=_players(raw.get("players", [])),
+        params=parse_params(raw.get("params", {})),
         raw=raw,
     )
 

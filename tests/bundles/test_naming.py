@@ -105,7 +105,7 @@ def test_a_folder_named_like_a_users_bot_must_be_written_as_a_path(tmp_path, mon
 # rule (it is not "heuristic") and became carol/heuristic\n v1, shown as `heuristic`.
 @pytest.mark.parametrize("name", ["heuristic\n", "greedy\n", "greedy\r", "gre edy", "greedy\x1b"])
 def test_a_bot_name_with_a_newline_or_a_control_character_is_refused(name):
-    from tournaments.bot_names import check_user_bot_name
+    from submitted_bots.names import check_user_bot_name
 
     with pytest.raises(ValidationError) as caught:
         check_user_bot_name(name)
@@ -147,7 +147,7 @@ def test_an_upload_named_heuristic_and_a_newline_is_refused(user_api):
 
 
 def test_a_qualified_name_with_a_newline_names_no_bot(squatter):
-    from tournaments.bot_names import is_qualified
+    from submitted_bots.names import is_qualified
 
     assert is_qualified("mallory/heuristic") and not is_qualified("mallory/heuristic\n")
     with pytest.raises(ValidationError, match="unknown bot"):

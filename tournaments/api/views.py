@@ -13,11 +13,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from engine.plugins import registry
+from engine.spectator import replay_frames
 from restapi.errors import BadRequest
 from restapi.permissions import IsStaffOrReadOnly
 from restapi.serializers import DetailSerializer
 from restapi.views import ApiMixin
-from engine.spectator import replay_frames
 from tournaments import lifecycle, registration
 from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
