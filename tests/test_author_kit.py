@@ -198,6 +198,7 @@ def test_a_bundle_plays_only_the_games_its_manifest_lists(author, capsys):
 def server_reason(data: bytes) -> str:
     """What the server's upload says of a zip (submitted_bots/bundles/uploads.py)."""
     from django.core.exceptions import ValidationError
+
     from submitted_bots.bundles.uploads import check_bundle
 
     with pytest.raises(ValidationError) as refused:

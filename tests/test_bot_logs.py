@@ -92,10 +92,9 @@ def test_a_mark_is_never_cut_in_two():
 
 @pytest.mark.django_db
 def test_the_stored_game_and_the_validation_log_keep_both_ends(monkeypatch):
-    from submitted_bots import smoke_match as validation
-
     from engine.bundles.smoke import SmokeReport
     from engine.runner import GameResult
+    from submitted_bots import smoke_match as validation
     from tests.factories import BotFactory
     from tournaments.game_privacy import MAX_LOG_CHARS, private_part
 
