@@ -101,3 +101,13 @@ def test_accepting_a_truco_pays_from_one_chance_in_three():
 def test_no_opponent_calls_truco_in_a_hand_of_eleven():
     obs = observation(kind="eleven", legal=("play 4c", "truco"))
     assert not kit.may_truco(obs)
+
+
+def test_a_blind_showdown_pairs_slots():
+    # Mineiro's iron hand is blind; a tied first trick then asks for a pair of slots.
+    obs = observation(
+        variant="mineiro", vira=None, hand=("#0", "#2"), phase="showdown", kind="iron",
+        legal=("pair #0 #2", "pair #2 #0"), results=(-1,),
+        tricks=(((0, "4c", False), (1, "4h", False)),),
+    )  # fmt: skip
+    assert kit.default_action(obs) in obs.legal

@@ -211,8 +211,8 @@ def default_action(obs: Observation) -> str | None:
         return legal[0]
     if "keep" in legal:
         return "keep"
-    if blind(obs):
-        return next(a for a in legal if a.startswith("play "))
+    if blind(obs):  # any card is as good as another (Mineiro's showdown pairs slots too)
+        return card_actions(legal)[0]
     pairs = [a for a in legal if a.startswith("pair ")]
     if pairs:  # the stronger card face up: it is the one that can win the up cards
         table = strength(obs)
