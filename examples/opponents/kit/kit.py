@@ -13,7 +13,6 @@ from functools import lru_cache
 from engine.cards import DECKS
 from engine.observation import Observation
 from engine.plugins import get_variant
-from variants.argentino_envido import envido_points
 
 TIED = -1
 ACTION_WORDS = ("play ", "cover ", "pair ")
@@ -252,6 +251,8 @@ def own_dealt(obs: Observation) -> list[str]:
 
 
 def envido(obs: Observation) -> int:
-    """Truco Argentino: the envido points of this seat's three cards of the hand."""
+    """Truco Argentino: the envido points of this seat's three cards of the hand (0 in a variant
+    without side bets), through the variant's side-bet interface (engine/side_bets.py)."""
+    side_bets = get_variant(obs.variant).side_bets
     cards = own_dealt(obs)
-    return envido_points(cards) if len(cards) == 3 else 0
+    return side_bets.points(cards) if side_bets is not None and len(cards) == 3 else 0
