@@ -253,6 +253,14 @@ def own_dealt(obs: Observation) -> list[str]:
 def envido(obs: Observation) -> int:
     """Truco Argentino: the envido points of this seat's three cards of the hand (0 in a variant
     without side bets), through the variant's side-bet interface (engine/side_bets.py)."""
-    side_bets = get_variant(obs.variant).side_bets
     cards = own_dealt(obs)
-    return side_bets.points(cards) if side_bets is not None and len(cards) == 3 else 0
+    if len(cards) != 3:
+        return 0
+    side_bets = getattr(get_variant(obs.variant), "side_bets", None)
+    if side_bets is not None:
+        return side_bets.points(cards)
+    if obs.variant == "argentino":  # a server from before the side-bet interface
+        from variants.argentino_envido import envido_points
+
+        return envido_points(cards)
+    return 0
