@@ -4,55 +4,30 @@ match with humans is played and recorded exactly like one without."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine.match import MatchGame
-from engine.match import MatchResult as EngineMatchResult
+from engine.match_plan import MatchPlan, PlannedGame
 from engine.runner import GameResult
-from tournaments.execution import MAX_DECIDERS, decider_game_seed, match_schedule
 from tournaments.models import Match, Tournament
+from tournaments.scheduling import match_plan
 
 
-@dataclass(frozen=True)
-class PlannedGame:
-    index: int
-    pair: int | None
-    a_team: int
-    seed: int
-    decider: int | None = None  # which extra game settling a drawn elimination match
+def plan_of(match: Match) -> MatchPlan:
+    return match_plan(match.tournament, match.seed)
 
 
-def scheduled(tournament: Tournament, match: Match) -> list[tuple[int, int | None, int, int]]:
-    return match_schedule(tournament, match.seed)
+def scheduled(tournament: Tournament, match: Match) -> list[PlannedGame]:
+    return match_plan(tournament, match.seed).scheduled
 
 
-def next_game(
-    tournament: Tournament, match: Match, finished: list[MatchGame], needs_winner: bool
-) -> PlannedGame | None:
+def next_game(tournament: Tournament, match: Match, finished: list[MatchGame]) -> PlannedGame | None:
     """The game to play after `finished`, or None once the match is decided."""
-    plan = scheduled(tournament, match)
-    n = len(finished)
-    if n < len(plan):
-        return PlannedGame(*plan[n])
-    if not needs_winner or winner_side(tournament, match, finished) is not None:
-        return None
-    number = n - len(plan)
-    if number >= MAX_DECIDERS:
-        return None
-    # As tournaments.execution plays them: each decider on its own deal, sides alternating.
-    return PlannedGame(n, None, number % 2, decider_game_seed(match.seed, number), decider=number)
+    return match_plan(tournament, match.seed).next_game(finished)
 
 
 def winner_side(tournament: Tournament, match: Match, finished: list[MatchGame]) -> str | None:
-    plan = scheduled(tournament, match)
-    deciders = finished[len(plan) :]
-    if deciders:
-        decided = [g.winner_side for g in deciders if g.winner_side is not None]
-        if decided:
-            return decided[-1]
-        return "a" if len(deciders) >= MAX_DECIDERS else None
-    return EngineMatchResult(list(finished)).winner
+    return match_plan(tournament, match.seed).winner(finished)
 
 
 def game_from_json(data: dict[str, Any]) -> MatchGame:

@@ -129,7 +129,7 @@ def table_of(match: Match, live: LiveMatch) -> Table:
     transaction (a lock outside a transaction is an error on PostgreSQL)."""
     tournament = match.tournament
     finished = [game_from_json(g) for g in live.games]
-    planned = next_game(tournament, match, finished, needs_winner(tournament))
+    planned = next_game(tournament, match, finished)
     if planned is None or live.waiting == LiveMatch.Waiting.DONE:
         return Table(live, match, tournament, seating(match, tournament.players, 0), None)
     setup = GameSetup(
@@ -494,7 +494,7 @@ def end_game(table: Table) -> None:
     record = game.record()
     planned_index = len(live.games)
     finished_games = [game_from_json(g) for g in live.games]
-    plan = next_game(table.tournament, table.match, finished_games, needs_winner(table.tournament))
+    plan = next_game(table.tournament, table.match, finished_games)
     played = MatchGame(
         planned_index,
         plan.pair,

@@ -21,7 +21,6 @@ from tables.services import Table, inline, table_of, turn_of
 from tables.table_master import free_teams, table_options
 from tables.table_story import explain, rematch
 from tournaments.models import Match
-from tournaments.scheduling import needs_winner
 from tournaments.seating import seating
 
 
@@ -46,7 +45,7 @@ def table_state(match: Match, user) -> dict[str, Any]:
     if table is not None:
         seats = table.seats
     else:
-        plan = next_game(tournament, match, [], needs_winner(tournament))
+        plan = next_game(tournament, match, [])
         seats = seating(match, tournament.players, plan.a_team if plan else 0)
     if not may_watch(match, user, player, seats):
         raise CannotWatch("this table does not allow spectators")

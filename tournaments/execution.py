@@ -21,14 +21,14 @@ import os
 import socket
 import time
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from engine.match import MatchGame, MatchSpec, game_seed, play_match, schedule
+from engine.match import MatchGame, MatchSpec, play_match
 from players.ratings import rate
 from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
@@ -36,14 +36,8 @@ from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
 from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
-from tournaments.seeds import decider_seed
 
 log = logging.getLogger(__name__)
-
-# Extra games for a drawn elimination match; a Truco game always has a winner, so the first
-# decider settles it in practice. Past the cap the higher seed (side A) goes through.
-MAX_DECIDERS = 9
-
 
 def current_worker() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -256,64 +250,17 @@ def play(claim: Claim) -> Played:
 
 
 def play_spec(spec: MatchSpec, needs_winner: bool, on_game=None) -> Played:
-    """The match's games: the engine's match, then deciders if it must have a winner."""
+    """The match's games as the engine's match session plays them: the plan, then deciders if
+    it must have a winner (engine/match_plan.py)."""
     started = time.perf_counter()
-    result = play_match(spec, on_game=on_game)
-    games = list(result.games)
-    winner = result.winner
-    deciders = 0
-    if winner is None and needs_winner:
-        winner, deciders = _play_deciders(spec, games, on_game)
+    result = play_match(spec, on_game=on_game, needs_winner=needs_winner)
     return Played(
-        games=games,
-        winner_side=winner,
-        deciders=deciders,
+        games=list(result.games),
+        winner_side=result.winner,
+        deciders=result.deciders,
         seconds=time.perf_counter() - started,
         pair_scores=result.pair_scores(),
     )
-
-
-def match_schedule(tournament: Tournament, seed: int) -> list[tuple[int, int | None, int, int]]:
-    """(index, pair, a_team, deal seed) of a match's planned games under this tournament's
-    settings (engine.match.schedule), whoever plays them."""
-    spec = MatchSpec(
-        variant=tournament.variant,
-        side_a="",
-        side_b="",
-        players=tournament.players,
-        games=tournament.games_per_match,
-        pairs=tournament.pairs_per_match,
-        seed=seed,
-    )
-    return schedule(spec)
-
-
-def decider_game_seed(match_seed: int, number: int) -> int:
-    """The deal seed of the `number`th decider: its own one-game match, as played below."""
-    return game_seed(decider_seed(match_seed, number), 0)
-
-
-def _play_deciders(spec: MatchSpec, games: list[MatchGame], on_game) -> tuple[str, int]:
-    """Single extra games, sides alternating, each on its own deal, until one has a winner."""
-    for number in range(MAX_DECIDERS):
-        swapped = number % 2 == 1
-        one = replace(
-            spec,
-            games=1,
-            pairs=0,
-            seed=decider_seed(spec.seed, number),
-            side_a=spec.side_b if swapped else spec.side_a,
-            side_b=spec.side_a if swapped else spec.side_b,
-        )
-        game = play_match(one).games[0]
-        a_team = 1 - game.a_team if swapped else game.a_team
-        played = MatchGame(len(games), None, a_team, game.seed, game.result)
-        games.append(played)
-        if on_game:
-            on_game(played)
-        if played.winner_side is not None:
-            return played.winner_side, number + 1
-    return "a", MAX_DECIDERS
 
 
 # --- recording ----------------------------------------------------------------------------

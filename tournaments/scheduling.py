@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from engine.match_plan import MatchPlan
 from engine.plugins import get_format
 from formats import Format, MatchResult, Pairing
 from players.models import Rating
@@ -36,6 +37,17 @@ def format_options(tournament: Tournament) -> dict:
     if tournament.metrics:
         options["metrics"] = list(tournament.metrics)
     return options
+
+
+def match_plan(tournament: Tournament, seed: int) -> MatchPlan:
+    """The plan of a match of this tournament (engine/match_plan.py): its games and pairs,
+    deciders when the format needs a winner. The same for workers, tables and verification."""
+    return MatchPlan(
+        games=tournament.games_per_match,
+        pairs=tournament.pairs_per_match,
+        seed=seed,
+        needs_winner=needs_winner(tournament),
+    )
 
 
 def needs_winner(tournament: Tournament) -> bool:

@@ -31,11 +31,6 @@ def match_seed(tournament_seed: int, key: str) -> int:
     return derive_seed(tournament_seed, f"match/{key}")
 
 
-def decider_seed(match_seed: int, number: int) -> int:
-    """The seed of the `number`th extra game that settles a drawn elimination match."""
-    return derive_seed(match_seed, f"decider/{number}")
-
-
 def daily_seed(day: date, variant: str, rules: Mapping[str, Any], players: int) -> int:
     """The seed of the day's deals (RULES.md section 5, seed 002): every daily table of the same
     variant, resolved rule options and number of players on the same UTC day deals alike.

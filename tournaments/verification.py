@@ -1,5 +1,5 @@
 """Verifying a finished match: its revealed seed hashes to the commitment shown while it was
-played, each game's seed derives from it (the plan of engine.match.schedule, then deciders), and
+played, each game's seed derives from it (the match's plan, engine/match_plan.py), and
 dealing each game again from its seed gives exactly the cards of its record. Shared by
 `manage.py verify_match` and `GET /api/matches/{id}/verify/`."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.deal_check import deal_differences
-from engine.seeds import seed_commitment
-from tournaments.execution import decider_game_seed, match_schedule
+from engine.seeds import decider_game_seed, seed_commitment
 from tournaments.models import Match
+from tournaments.scheduling import match_plan
 from tournaments.seed_disclosure import match_seed_revealed, tournament_seed_revealed
 from tournaments.seeds import match_seed
 
@@ -58,7 +58,7 @@ def verify_match(match: Match, commitment: str | None = None) -> dict[str, Any]:
             if derived == match.seed
             else f"the tournament seed and key {match.key!r} give {derived}, not {match.seed}",
         )
-    planned = [seed for *_, seed in match_schedule(tournament, match.seed)]
+    planned = [game.seed for game in match_plan(tournament, match.seed).scheduled]
     games = list(match.games.order_by("index"))
     for game in games:
         want = expected_seed(match, planned, game.index)

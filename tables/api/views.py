@@ -43,7 +43,6 @@ from tables.seating import game_from_json, next_game
 from tables.views_state import CannotWatch, table_state
 from tournaments.api.views import ApiMixin
 from tournaments.models import Match
-from tournaments.scheduling import needs_winner
 from tournaments.seating import seating
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the match id")
@@ -340,7 +339,7 @@ def my_matches(player: Player, limit: int = 50) -> list[dict]:
         your_turn = False
         if live is not None and live.waiting == LiveMatch.Waiting.HUMAN:
             finished = [game_from_json(g) for g in live.games]
-            plan = next_game(match.tournament, match, finished, needs_winner(match.tournament))
+            plan = next_game(match.tournament, match, finished)
             if plan is not None:
                 seats = seating(match, match.tournament.players, plan.a_team)
                 your_turn = any(s.seat == live.to_act and s.player == player.pk for s in seats)
