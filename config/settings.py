@@ -228,7 +228,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` gathers the static files gunicorn serves (WhiteNoise).
+STATIC_ROOT = Path(os.environ.get("TRUCO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
@@ -366,8 +367,13 @@ TRUCO_SWEEP_SECONDS = env_int("TRUCO_SWEEP_SECONDS", 30)
 # A queued match is taken for lost (when the broker holds fewer messages than there are queued
 # matches) once it has been queued this long.
 TRUCO_QUEUED_RESEND_SECONDS = env_int("TRUCO_QUEUED_RESEND_SECONDS", 30)
+# The tables' sweep (tables/services.py): expired turns and stalled robots whose message was
+# lost are caught up this often (a GET plays nothing).
+TRUCO_TABLE_SWEEP_SECONDS = env_int("TRUCO_TABLE_SWEEP_SECONDS", 5)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": float(TRUCO_SWEEP_SECONDS)},
+    # Tables in play whose timer message or robots' advance was lost (tables/services.py sweep).
+    "sweep-tables": {"task": "play.sweep", "schedule": float(TRUCO_TABLE_SWEEP_SECONDS)},
 }
 
 # How often a web process asks the workers whether one consumes TRUCO_QUEUE (for the

@@ -18,8 +18,10 @@ from .cli_bots import (
     parse_cli_bot,
     runs_out_of_process,
 )
+from .cli_game import checked_game
 from .cli_logs import LogFiles
 from .errors import TrucoError
+from .jail.check import first_decision_error
 from .match import MatchGame, MatchSpec, iter_match
 from .progress import progress_bar
 from .remote_policy import check_url
@@ -70,8 +72,6 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
     state = variant.new_game(args.players, options, preset=args.preset, seed=args.seed)
     isolation = args.isolation or side.isolation if side.registered else side.isolation
     if isolation != IN_PROCESS:
-        from .jail.check import first_decision_error
-
         error = first_decision_error(replace(side, isolation=isolation), variant.name, state)
         if error:
             raise ArenaError(f"bot {side.name!r} failed its first decision in the jail: {error}")
@@ -216,8 +216,6 @@ class Tally:
 
 
 def run_arena(args) -> int:
-    from .cli import checked_game
-
     reg, variant, options = checked_game(args)
     bots = cli_bots(args)
     side_a, side_b = (bot.spec for bot in bots)

@@ -9,6 +9,8 @@ import resource
 import time
 import tracemalloc
 
+from .jail.bench import run_jail_bench
+from .jail.probe import availability
 from .plugins import registry
 from .runner import play_game
 
@@ -39,9 +41,6 @@ def peak_game_memory(variant, players: int) -> int:
 def run_bench(args) -> int:
     if not getattr(args, "jail_only", False):
         run_variant_bench(args)
-    from .jail.bench import run_jail_bench
-    from .jail.probe import availability
-
     jail = availability()
     if jail.ok:
         run_jail_bench(args.seconds)

@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .errors import PluginError
 from .observation import NOTHING
+from .plugins import get_variant
 from .state import ANSWER, DECIDE, NORMAL
 
 # The public facts of a pending side bet in `extra` (docs/bot-protocol.md, Argentino's extra).
@@ -37,9 +39,6 @@ def side_bets_of(rules) -> Any:
         return rules._side_bets
     except AttributeError:
         pass
-    from .errors import PluginError
-    from .plugins import get_variant
-
     try:
         found = get_variant(rules.variant_name).side_bets
     except PluginError:  # rules of a variant this process has not registered

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import PluginError
+from .remote_policy import is_url
 from .seats import registered_isolations
 
 IN_PROCESS = "inprocess"
@@ -57,8 +58,6 @@ class BotSpec:
         """A spec as is; a registered name; or a URL (`https://...`): a remote bot."""
         if isinstance(value, BotSpec):
             return value
-        from .remote_policy import is_url
-
         if is_url(value):
             return cls(value, isolation=REMOTE, url=value)
         return cls(value)

@@ -13,7 +13,6 @@ untrusted bots refused (with a message; JSON for `replay`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .arena import add_arguments as add_arena_arguments
@@ -23,66 +22,8 @@ from .arena import (
     add_logs_argument,
     add_time_control_argument,
 )
+from .cli_game import add_game_arguments, positive_int
 from .errors import TrucoError
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    """`name=value`; the value is read as JSON when it parses (true, 15, [1,3]), else a string."""
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"option {text!r} must look like name=value")
-    name, raw = text.split("=", 1)
-    try:
-        value = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
-        value = raw
-    return name, value
-
-
-def whole_number(minimum: int):
-    """An argparse type: a whole number of at least `minimum` (a count of games, a game
-    number), refused with a message before anything runs."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} must be {minimum} or more")
-        return value
-
-    return parse
-
-
-positive_int = whole_number(1)
-
-
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default="paulista")
-    parser.add_argument("--players", type=int, default=2, help="2 or 4 (where the variant allows)")
-    parser.add_argument("--preset", default=None)
-    parser.add_argument(
-        "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=0,
-        help="fixes the deals and the bots' own seeds: the same command plays the same games",
-    )
-
-
-def checked_game(args):
-    """(registry, variant, options) of the game arguments, refused before any game is played
-    when the variant, an option or the player count is wrong."""
-    from .plugins import registry
-
-    reg = registry()
-    variant = reg.variant(args.variant)
-    options = dict(args.option)
-    variant.rules(options, args.preset)
-    variant.check_players(args.players)
-    return reg, variant, options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -174,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Each command's module is imported when that command runs, not before: `replay` and
+    # `variants` start without importing the jail, the kit or the arena.
     args = build_parser().parse_args(argv)
     if args.command == "replay":
         from .replay_cli import run_replay

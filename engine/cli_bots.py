@@ -15,7 +15,10 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .bundles import bundle_spec, check_plays, load_bundle
+from .bundles.params import value_from_text
 from .errors import TrucoError
+from .plugins import registry
 from .remote_policy import is_url
 from .runner import IN_PROCESS, BotSpec
 
@@ -83,22 +86,16 @@ def parse_cli_bot(text: str) -> CliBot:
     if bundle is not None:
         return bundle_bot(*bundle, text)
     name, _, raw = text.partition(":")
-    if (Path(name) / "bot.toml").is_file():
-        from .plugins import registry
-
-        if name not in registry().bots:  # a folder of the current one, written without ./
-            raise BotArgumentError(
-                f"{name!r} is not a registered bot; for the bundle in the folder {name}, "
-                f"write ./{text}"
-            )
+    # A folder of the current one, written without ./, that is no registered bot's name:
+    if (Path(name) / "bot.toml").is_file() and name not in registry().bots:
+        raise BotArgumentError(
+            f"{name!r} is not a registered bot; for the bundle in the folder {name}, write ./{text}"
+        )
     params = {key: json_or_text(value) for key, value in parameter_items(raw, text)}
     return CliBot(BotSpec(name, params), text, source=text)
 
 
 def bundle_bot(path: str, raw: str, text: str) -> CliBot:
-    from .bundles import bundle_spec, load_bundle
-    from .bundles.params import value_from_text
-
     bundle = load_bundle(path)
     declared = bundle.manifest.params
     given = {
@@ -111,8 +108,6 @@ def bundle_bot(path: str, raw: str, text: str) -> CliBot:
 
 def check_game(bots: list[CliBot], variant: str, players: int) -> None:
     """A bundle plays only the games its manifest lists, here as on the server."""
-    from .bundles import check_plays
-
     for bot in bots:
         if bot.is_bundle:
             check_plays(bot.manifest, variant, players, shown=bot.source)

@@ -373,6 +373,7 @@ def iter_match(
 
 
 def _iter_parallel(spec: MatchSpec, plan, jobs: int) -> Iterator[MatchGame]:
+    # Imported only for `--jobs`: a process pool's machinery is not every match's start-up.
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 

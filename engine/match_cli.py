@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 from .arena import check_bot, cli_bots, log_files
-from .cli import checked_game
 from .cli_bots import distinct_labels
+from .cli_game import checked_game
 from .errors import TrucoError
+from .jail.probe import availability, unsafe_unjailed
 from .match import MatchSpec, iter_match
 from .progress import progress_bar
 from .remote_policy import check_url
@@ -19,11 +20,8 @@ def run_match(args) -> int:
     reg, variant, options = checked_game(args)
     if args.decision_seconds is not None and not args.decision_seconds > 0:
         raise TrucoError("--decision-seconds must be a positive number of seconds")
-    if args.isolation not in (None, "inprocess"):
-        from .jail.probe import availability, unsafe_unjailed
-
-        if not unsafe_unjailed():
-            availability().require()  # refused now, not after the first game
+    if args.isolation not in (None, "inprocess") and not unsafe_unjailed():
+        availability().require()  # refused now, not after the first game
     # The same `name:key=value` syntax as `arena`. A bot built in this process is checked now
     # (a misspelt parameter is an error before any game); a bot in a child process or the jail
     # proves itself in its games, where one that cannot start forfeits each game, saying why.

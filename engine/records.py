@@ -10,6 +10,7 @@ from typing import Any
 
 from .deals import FixedDeals
 from .errors import IllegalAction, OptionError, PluginError, RecordError
+from .plugins import registry as default_registry
 from .state import DEAL, GameState
 
 FORMAT = "truco-record/1"
@@ -87,8 +88,6 @@ def replay(data: Any, registry=None) -> Replay:
     """Replay a record; RecordError (with hand and action indices where they apply) for anything
     malformed, unknown or illegal."""
     if registry is None:
-        from .plugins import registry as default_registry
-
         registry = default_registry()
     _require(isinstance(data, dict), "malformed record: the top level must be a JSON object")
     _require(

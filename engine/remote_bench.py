@@ -13,7 +13,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from . import remote_policy
+from . import remote, remote_policy
 from .match import MatchSpec, play_match
 from .remote import HttpTransport
 
@@ -73,8 +73,6 @@ def main(argv: list[str] | None = None) -> int:
     server = start_server()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     remote_policy.configure(remote_policy.RemotePolicy.of(True, "127.0.0.1", "127.0.0.0/8"))
-    from . import remote
-
     remote.HttpTransport = TimedTransport  # remote_actor connects through this name
     try:
         started = time.perf_counter()

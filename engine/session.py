@@ -34,9 +34,11 @@ from .bot_logs import GAME_LOG_CHARS, bounded
 from .bot_spec import BotSpec
 from .errors import IllegalAction, TrucoError
 from .observation import Observation
+from .plugins import registry as default_registry
 from .protocol import MalformedReply, ProtocolError, shown_action
 from .records import RecordKeeper
 from .seats import SeatPool
+from .spectator import public_view
 from .state import DEAL, GameState
 from .time_control import TimeControl
 
@@ -78,8 +80,6 @@ class GameSetup:
 
     def new_state(self, registry=None) -> GameState:
         if registry is None:
-            from .plugins import registry as default_registry
-
             registry = default_registry()
         variant = registry.variant(self.variant)
         return variant.new_game(
@@ -224,8 +224,6 @@ class GameSession:
         """A game dealt from `setup`, its bots made with their seeds (`kwargs` as for the
         constructor: time_control, on_end...)."""
         if registry is None:
-            from .plugins import registry as default_registry
-
             registry = default_registry()
         state = setup.new_state(registry)
         maker = ActorMaker(
@@ -291,8 +289,6 @@ class GameSession:
 
     def public_view(self, *, reveal: bool = False) -> dict[str, Any]:
         """What a spectator may see of the game now (engine/spectator.py)."""
-        from .spectator import public_view
-
         return public_view(self.state, reveal=reveal)
 
     def observation(self, seat: int) -> Observation:

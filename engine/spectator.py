@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .deals import FixedDeals
 from .observation import Observation, plain
+from .plugins import registry
 from .records import replay
 from .state import GameState
 
@@ -71,9 +73,6 @@ def replay_frames(record: Mapping[str, Any], *, reveal: bool = True) -> dict[str
 
 
 def _initial_state(record: Mapping[str, Any]) -> GameState:
-    from .deals import FixedDeals
-    from .plugins import registry
-
     variant = registry().variant(record["variant"])
     options = record.get("options", {})
     rules = variant.rules(options)

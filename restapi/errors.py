@@ -17,7 +17,10 @@ from django.core.exceptions import (
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError
+from django.http import JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions, serializers
+from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.errors import RecordError, TrucoError
 from restapi.parsers import BodyTooLarge
@@ -97,8 +100,6 @@ def as_api_error(exc: Exception) -> Exception:
 
 def exception_handler(exc, context):
     """DRF's handler, after the expected failures above became API errors with a message."""
-    from rest_framework.views import exception_handler as drf_exception_handler  # imports us
-
     return drf_exception_handler(as_api_error(exc), context)
 
 
@@ -116,8 +117,6 @@ def is_api_path(path: str) -> bool:
 def unknown_api_url(request, *args, **kwargs):
     """The last /api/ route: an unknown API URL answers a JSON 404 (not Django's HTML page or,
     with DEBUG on, its URL list), whatever the method."""
-    from django.http import JsonResponse
-
     return JsonResponse(
         {
             "detail": f"no API endpoint at {request.path}; the list is at /api/, the docs at /api/docs/"
@@ -130,9 +129,5 @@ def not_found(request, exception=None):
     """handler404: JSON under /api/ (an Http404 raised outside DRF's own handling), Django's
     page elsewhere."""
     if is_api_path(request.path):
-        from django.http import JsonResponse
-
         return JsonResponse({"detail": "not found"}, status=404)
-    from django.views.defaults import page_not_found
-
     return page_not_found(request, exception)

@@ -13,10 +13,8 @@ from __future__ import annotations
 import logging
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-
-from django.conf import settings
 
 from stack.workers import stop_worker
 
@@ -37,8 +35,9 @@ def last_lines(path: Path | None, count: int = LOG_LINES) -> list[str]:
 
 class WorkerSupervisor:
     """Owns the worker processes (by name: `start` functions): `check()` restarts one that
-    died; `sweep_if_due()` runs `periodic` (the sweep) every TRUCO_SWEEP_SECONDS. Call both
-    often (the demo does, twice a second)."""
+    died; `sweep_if_due()` runs the `periodic` jobs ((seconds, function) pairs: what Celery beat
+    runs in the production shape), each when it is due. Call both often (the demo does, twice
+    a second)."""
 
     def __init__(
         self,
@@ -46,9 +45,8 @@ class WorkerSupervisor:
         warn: Callable[[str], None],
         log_path: Path | None = None,
         pid_file: Path | None = None,
-        periodic: Callable[[], int] | None = None,
+        periodic: Sequence[tuple[float, Callable[[], int]]] = (),
     ):
-        self.periodic = periodic
         self.starts = start if isinstance(start, dict) else {"worker": start}
         self.warn = warn
         self.log_path = log_path
@@ -56,8 +54,11 @@ class WorkerSupervisor:
         self.workers = {name: begin() for name, begin in self.starts.items()}
         self._write_pids()
         self.restarts = 0
-        self.sweep_every = max(1.0, float(settings.TRUCO_SWEEP_SECONDS))
-        self.next_sweep = time.monotonic() + self.sweep_every
+        now = time.monotonic()
+        # [every, function, next time due]
+        self.jobs = [
+            [max(1.0, float(every)), job, now + max(1.0, float(every))] for every, job in periodic
+        ]
 
     @property
     def worker(self) -> subprocess.Popen:
@@ -90,17 +91,19 @@ class WorkerSupervisor:
             self.pid_file.write_text("".join(f"{w.pid}\n" for w in self.workers.values()))
 
     def sweep_if_due(self) -> int:
+        """Run the periodic jobs that are due; the sum of what they returned."""
         now = time.monotonic()
-        if now < self.next_sweep:
-            return 0
-        self.next_sweep = now + self.sweep_every
-        if self.periodic is None:
-            return 0
-        try:
-            return self.periodic()
-        except Exception:  # the database is busy or gone: the next sweep tries again
-            log.exception("the periodic sweep failed")
-            return 0
+        done = 0
+        for entry in self.jobs:
+            every, job, due = entry
+            if now < due:
+                continue
+            entry[2] = now + every
+            try:
+                done += job() or 0
+            except Exception:  # the database is busy or gone: the next sweep tries again
+                log.exception("the periodic job %s failed", getattr(job, "__qualname__", job))
+        return done
 
     def stop(self, *, idle: bool = False) -> None:
         for worker in self.workers.values():

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,6 @@ class Answers:
 
 def ask_workers(timeout: float = REPLY_SECONDS) -> Answers:
     """Broadcast `active_queues` and wait `timeout` for the answers."""
-    from config.celery import app
 
     try:
         replies = app.control.inspect(timeout=timeout).active_queues() or {}

@@ -1,5 +1,8 @@
 from django.apps import AppConfig
+from django.conf import settings
 from django.core.signals import setting_changed
+
+from engine.remote_policy import RemotePolicy, configure
 
 REMOTE_SETTINGS = ("TRUCO_REMOTE_BOTS", "TRUCO_REMOTE_BOT_HOSTS", "TRUCO_REMOTE_BOT_NETWORKS")
 
@@ -9,10 +12,6 @@ def configure_remote_bots(**kwargs) -> None:
     processes (and again whenever a test overrides one of them)."""
     if kwargs.get("setting") not in (None, *REMOTE_SETTINGS):
         return
-    from django.conf import settings
-
-    from engine.remote_policy import RemotePolicy, configure
-
     configure(
         RemotePolicy.of(
             settings.TRUCO_REMOTE_BOTS,

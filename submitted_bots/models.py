@@ -17,14 +17,13 @@ from django.db import models
 from django.db.models import Q
 
 from players.models import Player
+from submitted_bots.bundles.storage import BundleStorage
 from submitted_bots.checks import check_bot, check_remote_bot
 
 
 def bundle_storage():
     """Where uploaded bundles are kept: the `bundles` entry of settings.STORAGES (a folder under
     var/ by default; any Django storage, e.g. S3-compatible, by setting)."""
-    from submitted_bots.bundles.storage import BundleStorage
-
     return BundleStorage()
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -26,6 +27,7 @@ from engine.match import MatchGame
 from engine.match import MatchResult as EngineMatchResult
 from engine.runner import IN_PROCESS, GameResult
 from players.models import Player
+from stack import worker_health
 from submitted_bots.budgets import decision_budget
 from tables.chips import locked_wallets, wallet_of
 from tables.models import LiveMatch, Presence, TableSettings, settings_of
@@ -695,6 +697,26 @@ def expire(match_id: int, game_no: int, ply: int) -> bool:
     return True
 
 
+def sweep() -> int:
+    """What a worker would have done by now at every table in play, done by the periodic sweep
+    (Celery beat in the production shape, the embedded stack's supervisor otherwise): an
+    expired turn is auto-played, stalled robots are advanced, a person away past the grace at
+    a table without a turn timer is played for. Requests never do this (a GET plays nothing).
+    Returns the tables looked at."""
+    ids = list(
+        LiveMatch.objects.filter(
+            match__status=Match.Status.RUNNING,
+            waiting__in=(LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS),
+        ).values_list("match_id", flat=True)
+    )
+    for match_id in ids:
+        try:
+            catch_up(match_id)
+        except Exception:  # one table's trouble leaves the others swept
+            log.exception("live match %s: the sweep could not catch it up", match_id)
+    return len(ids)
+
+
 def catch_up(match_id: int) -> None:
     """What a worker would have done by now, done by the request that notices it: an expired
     turn is auto-played, a stalled advance is run, a person away past the grace at a table
@@ -740,8 +762,6 @@ BOT_STALL_WITH_WORKER = 60.0  # seconds: a worker that took this long lost the m
 
 
 def play_worker_alive() -> bool:
-    from stack import worker_health
-
     return worker_health.status(settings.TRUCO_PLAY_QUEUE)["alive"] is True
 
 
@@ -752,6 +772,14 @@ def seat_is_away(live: LiveMatch) -> bool:
 
 
 # --- hand-offs to Celery --------------------------------------------------------------------
+
+# The tasks (tables/tasks.py), sent by their names: the tasks call this module, not back.
+ADVANCE_LIVE = "play.advance"
+EXPIRE_TURN = "play.expire_turn"
+
+
+def send_task(name: str, **options) -> None:
+    app.send_task(name, **options)
 
 
 def inline() -> bool:
@@ -765,10 +793,8 @@ def request_advance(match_id: int) -> None:
         return
 
     def send():
-        from tables.tasks import advance_live
-
         try:
-            advance_live.apply_async(kwargs={"match_id": match_id})
+            send_task(ADVANCE_LIVE, kwargs={"match_id": match_id})
         except Exception:  # no broker reachable: do the work in this request instead
             log.warning("live match %s: no broker, advancing in the request", match_id)
             advance(match_id)
@@ -778,13 +804,12 @@ def request_advance(match_id: int) -> None:
 
 def schedule_timer(match_id: int, game_no: int, ply: int, seconds: int) -> None:
     if inline():
-        return  # the next request notices the expired turn (catch_up)
+        return  # the periodic sweep notices the expired turn (sweep, catch_up)
 
     def send():
-        from tables.tasks import expire_turn
-
         try:
-            expire_turn.apply_async(
+            send_task(
+                EXPIRE_TURN,
                 kwargs={"match_id": match_id, "game_no": game_no, "ply": ply},
                 countdown=seconds + 0.2,
             )

@@ -17,3 +17,9 @@ def advance_live(*, match_id: int) -> None:
 def expire_turn(*, match_id: int, game_no: int, ply: int) -> bool:
     """The turn timer of one decision: auto-play it if it is still pending and past due."""
     return services.expire(match_id, game_no, ply)
+
+
+@shared_task(name="play.sweep", ignore_result=True)
+def sweep() -> int:
+    """Catch up every table in play (an expired turn, stalled robots): services.sweep."""
+    return services.sweep()

@@ -47,7 +47,11 @@ def test_make_run_takes_the_port_and_host():
     )
 
 
-def test_make_test_installs_the_dev_tools_then_runs_ruff_and_pytest():
+def test_make_test_installs_the_dev_tools_then_runs_ruff_the_import_contracts_and_pytest():
     lines = planned("test")
     assert any("'.[dev]'" in line for line in installs(lines))
-    assert lines[-2:] == [".venv/bin/ruff check .", ".venv/bin/python -m pytest"]
+    assert lines[-3:] == [
+        ".venv/bin/ruff check .",
+        ".venv/bin/lint-imports",
+        ".venv/bin/python -m pytest",
+    ]

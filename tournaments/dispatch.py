@@ -11,11 +11,14 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from kombu.exceptions import ChannelError
 
+from tournaments.execution import claim_is_stale, current_worker
 from tournaments.models import Match, Tournament
 from tournaments.scheduling import advance
 
@@ -24,15 +27,15 @@ log = logging.getLogger(__name__)
 BOT_ONLY = Q(entrant_a__bot__isnull=False, entrant_b__bot__isnull=False)
 
 
-def publish(match_ids: list[int]) -> None:
-    from config.celery import app
-    from tournaments.tasks import run_match
+RUN_MATCH = "tournaments.run_match"  # the task (tournaments/tasks.py), sent by its name
 
+
+def publish(match_ids: list[int]) -> None:
     if not match_ids:
         return
     with app.producer_or_acquire() as producer:
         for match_id in match_ids:
-            run_match.apply_async(kwargs={"match_id": match_id}, producer=producer)
+            app.send_task(RUN_MATCH, kwargs={"match_id": match_id}, producer=producer)
 
 
 def publish_pending(tournament_id: int) -> int:
@@ -90,8 +93,6 @@ def sweep() -> int:
 def sweep_stale() -> int:
     """Running or retrying matches past their lease, and running matches claimed on this
     machine by a process that is gone (a killed worker: no need to wait for its lease)."""
-    from tournaments.execution import claim_is_stale, current_worker
-
     now = timezone.now()
     me = current_worker()
     with transaction.atomic():
@@ -121,9 +122,6 @@ def sweep_stale() -> int:
 
 def messages_waiting() -> int | None:
     """Messages waiting in this project's queue on the broker; None if it cannot be asked."""
-    from kombu.exceptions import ChannelError
-
-    from config.celery import app
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     try:

@@ -20,6 +20,7 @@ from django.db.models.functions import Coalesce
 
 from players.models import Player
 from submitted_bots.models import Bot
+from tournaments.checks import check_tournament
 from tournaments.seeds import new_tournament_seed
 
 
@@ -177,8 +178,6 @@ class Tournament(models.Model):
         return f"{self.name} (#{self.pk}, {self.created_at:%Y-%m-%d})"
 
     def clean(self) -> None:
-        from tournaments.checks import check_tournament
-
         check_tournament(self)
 
     @property

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from players.models import Player
+from players.people import player_for
 from submitted_bots.models import Bot
 from tournaments.models import Entrant, Tournament
 
@@ -157,8 +158,6 @@ def enter_bot(tournament_id: int, user, bot_id) -> Entrant:
 
 def enter_self(tournament_id: int, user) -> Entrant:
     """Enter the user as a human entrant (a team of one; in 2 v 2, a robot partners them)."""
-    from players.people import player_for
-
     with transaction.atomic():
         tournament = _lock_open(tournament_id)
         player: Player = player_for(user)

@@ -22,6 +22,7 @@ from engine.match_plan import MatchPlan
 from engine.plugins import get_format
 from formats import Format, MatchResult, Pairing
 from players.models import Rating
+from players.ratings import default_ordinal
 from tournaments.checks import check_entrant_count, check_entry_budgets, check_tournament
 from tournaments.models import Entrant, Match, Round, Tournament
 from tournaments.seeds import derive_seed, match_seed
@@ -107,8 +108,6 @@ def rated_player_ids(entrant: Entrant) -> list[int]:
 
 def entrant_strengths(tournament: Tournament, entrants: list[Entrant]) -> dict[int, float]:
     """A team's mean ordinal in the tournament's variant (unrated players count as new ones)."""
-    from players.ratings import default_ordinal
-
     players = {e.id: rated_player_ids(e) for e in entrants}
     ordinals = dict(
         (r.player_id, r.ordinal)

@@ -12,6 +12,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..jail import Program
+from ..jail.actor import bundle_shim_command
+from ..runner import BotSpec
 from .archive import Contents, inspect_folder, unpack_zip
 from .errors import BundleError
 from .limits import DEFAULT_LIMITS, BundleLimits
@@ -57,12 +60,8 @@ def load_bundle(path: str | Path, limits: BundleLimits = DEFAULT_LIMITS) -> Load
 def bundle_program(bundle: LoadedBundle):
     """The jail's Program for this bundle: its command with its files at /bot; for a Python
     bundle, the jail's protocol shim loading its class from /bot."""
-    from ..jail import Program
-
     manifest = bundle.manifest
     if manifest.python_class:
-        from ..jail.actor import bundle_shim_command
-
         command, binds = bundle_shim_command(*manifest.python_class.split(":"))
         return Program(tuple(command), str(bundle.root), binds)
     return Program(manifest.command, str(bundle.root))
@@ -71,7 +70,5 @@ def bundle_program(bundle: LoadedBundle):
 def bundle_spec(bundle: LoadedBundle, name: str | None = None, params=None):
     """The BotSpec that runs this bundle: always in the jail, with every parameter its
     manifest declares (`params` given, checked; the others at their defaults: params.py)."""
-    from ..runner import BotSpec
-
     resolved = resolve_params(bundle.manifest.params, params, bot=repr(bundle.label))
     return BotSpec(name or bundle.label, resolved, isolation="jail", program=bundle_program(bundle))

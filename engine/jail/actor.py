@@ -16,8 +16,10 @@ import sys
 import sysconfig
 
 from ..errors import PluginError
+from ..plugins import plugin_manager, registry
 from ..protocol import ProtocolBot, match_message
 from ..seats import MatchContext
+from .command import BOT_DIR
 from .limits import DEFAULT, Limits
 from .probe import availability, unsafe_unjailed
 from .process import JailedProcess
@@ -59,8 +61,6 @@ def bundle_shim_command(module: str, qualname: str) -> tuple[list[str], tuple[st
     """(command, read-only binds) that run a Python bundle's Bot class `module:qualname`
     through the shim: the bundle's folder /bot first on sys.path, then the engine's view (its
     module is the bundle's, never looked for on the host)."""
-    from .command import BOT_DIR
-
     paths, binds = python_view("engine")
     paths = (BOT_DIR, *paths)
     python = os.path.realpath(sys.executable)
@@ -70,8 +70,6 @@ def bundle_shim_command(module: str, qualname: str) -> tuple[list[str], tuple[st
 
 def shim_command(name: str) -> tuple[list[str], tuple[str, ...]]:
     """(command, read-only binds) that run the registered bot `name` through the shim."""
-    from ..plugins import registry
-
     factory = registry().bot(name)
     module = getattr(factory, "__module__", None)
     qualname = getattr(factory, "__qualname__", "")
@@ -113,8 +111,6 @@ def _location(top: str) -> tuple[str, str] | None:
 
 
 def _plugin_tops() -> list[str]:
-    from ..plugins import plugin_manager
-
     tops = []
     for _, plugin in plugin_manager().list_name_plugin():
         name = getattr(plugin, "__name__", "")

@@ -17,6 +17,7 @@ from ..protocol import ProtocolError, shown_action
 from ..seats import MatchContext, SeatPool
 from .limits import DEFAULT
 from .probe import availability
+from .process import JailedProcess
 
 
 def first_decision_error(spec, variant: str, state) -> str | None:
@@ -122,8 +123,6 @@ def _host_uids_under(pid: int) -> set[int]:
 
 
 def run_jail_check(args) -> int:
-    from .process import JailedProcess
-
     jail = availability()
     print(f"bubblewrap: {jail.bwrap or 'not found'}")
     if not jail.ok:

@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 
 from ..errors import TrucoError
+from .command import JAIL_UID, args_in_fd, bwrap_command, userns_command
 from .limits import DEFAULT
 from .seccomp import SeccompUnavailable, program_fd
 from .uids import UidPool, UidPoolUnavailable, lease_uid, root_pool, subordinate_pool
@@ -83,8 +84,6 @@ def _probe(bwrap: str | None, euid: int) -> Availability:
     """Builds a jail for real, as bots get it, and runs /bin/true in it."""
     if bwrap is None:
         return Availability(False, "bubblewrap (bwrap) is not installed")
-    from .command import JAIL_UID, args_in_fd, bwrap_command, userns_command
-
     as_root = euid == 0
     if not as_root:
         missing = _userns_tools_missing()

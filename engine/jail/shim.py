@@ -112,6 +112,8 @@ class Seat:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Imported when the shim runs in the jail, not when its module is read: the module loads
+    # nothing of the engine but what a run needs (the docstring above).
     from engine.observation import Observation
 
     module, qualname = (argv or sys.argv[1:])[:2]

@@ -32,6 +32,7 @@ from collections.abc import Container
 from dataclasses import dataclass
 
 from ..errors import TrucoError
+from .command import JAIL_UID
 
 ROOT_FIRST_UID = 1_100_000
 MAX_JAILS = 60_000  # uids a pool hands out at most
@@ -133,8 +134,6 @@ def subordinate_pool(euid: int | None = None) -> UidPool:
 def _is_jails(pid: int, uid: int, pool: UidPool) -> bool:
     """Whether process `pid` (running as host `uid`) is in a user namespace made as a jail's:
     root mapped to the runner, JAIL_UID to `uid`, nothing else (engine/jail/command.py)."""
-    from .command import JAIL_UID
-
     try:
         with open(f"/proc/{pid}/uid_map", encoding="ascii") as f:
             lines = sorted(tuple(int(n) for n in line.split()) for line in f if line.strip())

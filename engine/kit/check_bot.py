@@ -32,7 +32,9 @@ from ..bundles import (
 )
 from ..bundles.params import value_from_text
 from ..bundles.smoke import OPPONENT, SMOKE_SEED, smoke_test
+from ..cli_bots import parameter_items, split_bundle_argument
 from ..errors import TrucoError
+from ..plugins import registry
 
 # The server's defaults (config/settings.py): TRUCO_VALIDATION_GAMES,
 # TRUCO_VALIDATION_DECISION_SECONDS.
@@ -92,9 +94,6 @@ def describe_settings(settings: list[tuple[str, int]]) -> str:
 
 
 def run_check_bot(args) -> int:
-    from ..cli_bots import parameter_items, split_bundle_argument
-    from ..plugins import registry
-
     split = split_bundle_argument(args.bundle)
     if split is None:  # check-bot takes only bundles: a bare folder name is one here
         text = args.bundle

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..bundles import BundleError, check_name_not_reserved, inspect_folder
 from ..bundles.manifest import NAME
 from ..errors import TrucoError
+from ..plugins import registry as default_registry
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -67,8 +68,6 @@ def new_bot(folder: str, language: str, name: str | None = None, registry=None) 
             "letter or digit (give one with --name)"
         )
     if registry is None:
-        from ..plugins import registry as default_registry
-
         registry = default_registry()
     try:
         check_name_not_reserved(name, registry)

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 
-from engine.bundles import BundleError, check_against_registry, load_bundle
+from engine.bundles import BundleError, check_against_registry, inspect_zip, load_bundle
 from engine.plugins import registry
 from submitted_bots.bundles.limits import server_limits
 from submitted_bots.models import Bot
@@ -46,8 +46,6 @@ def operator_bundle(text: str) -> Bot:
         bundle = load_bundle(path, server_limits())
         check_against_registry(bundle.manifest, registry())
         data = zipped(path)
-        from engine.bundles import inspect_zip
-
         contents = inspect_zip(io.BytesIO(data), server_limits())
     except BundleError as exc:
         raise ValidationError(f"bundle {text!r}: {exc}") from None

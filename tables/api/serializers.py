@@ -3,9 +3,12 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from engine.plugins import registry
 from submitted_bots.models import Bot
+from submitted_bots.names import is_qualified, resolve_qualified
 from tables.checks import check_table_settings
 from tournaments.api.serializers import MAX_GAMES_PER_MATCH
+from tournaments.builders import check_enterable
 
 
 class ActSerializer(serializers.Serializer):
@@ -80,10 +83,6 @@ class QuickMatchSerializer(serializers.Serializer):
             if bot is None:
                 raise serializers.ValidationError(f"no ready bot with id {value}")
             return bot
-        from engine.plugins import registry
-        from submitted_bots.names import is_qualified, resolve_qualified
-        from tournaments.builders import check_enterable
-
         if is_qualified(value):
             try:
                 bot = resolve_qualified(value)

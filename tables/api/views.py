@@ -12,7 +12,7 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
@@ -41,6 +41,7 @@ from tables.models import LiveMatch, settings_of
 from tables.quick import quick_match
 from tables.seating import game_from_json, next_game
 from tables.views_state import CannotWatch, table_state
+from tournaments import lifecycle
 from tournaments.api.views import ApiMixin
 from tournaments.models import Match
 from tournaments.seating import seating
@@ -168,7 +169,8 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         is_player = player is not None and player.pk in services.human_ids(match)
         if is_player and LiveMatch.objects.filter(match=match).exists():
             services.touch(match.pk, player.pk, client_ip(request))
-        services.catch_up(match.pk)
+        # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
+        # timer's task and the periodic sweep of tables, services.sweep).
         return Response(state_of(match, request))
 
     @extend_schema(
@@ -375,8 +377,6 @@ class QuickMatchView(ApiMixin, APIView):
         try:
             match = quick_match(request.user, **data)
         except DjangoValidationError as exc:
-            from rest_framework.exceptions import ValidationError
-
             raise ValidationError(django_errors(exc)) from None
         if data["bot"] is not None:  # against a bot: dealt at once; people: when the master says
             try:
@@ -384,8 +384,6 @@ class QuickMatchView(ApiMixin, APIView):
             except services.PlayError as exc:
                 # Refused at the deal (chips staked meanwhile at another table): the new table
                 # is not left behind, counted among the player's tables in play.
-                from tournaments import lifecycle
-
                 lifecycle.cancel(match.tournament)
                 raise PlayRefused(exc) from None
         return state_response(match.pk, request, status.HTTP_201_CREATED)

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tables.models import LiveMatch, Presence
-from tables.services import advance
+from tables.services import advance, sweep
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tests.play.tables import table_now
 from tests.surface import client_for
@@ -161,7 +161,10 @@ def test_turn_seconds_run_out_and_the_game_plays_for_the_human(api):
     live = LiveMatch.objects.get(match=match)
     before = live.ply
     LiveMatch.objects.filter(pk=live.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    api.get(f"/api/play/matches/{match.pk}/")  # any request notices the expired turn
+    api.get(f"/api/play/matches/{match.pk}/")
+    live.refresh_from_db()
+    assert len(live.actions) == before  # a GET plays nothing, not even an expired turn
+    sweep()  # the tables' sweep (a worker's) notices the expired turn
     live.refresh_from_db()
     assert live.actions[before] == [seat, expected]
     assert seat in live.auto_played
@@ -253,16 +256,24 @@ def test_a_bot_match_cannot_be_opened_by_humans(user_api):
     assert response.status_code == 400 and "no human seats" in response.json()["detail"]
 
 
+def advances_into(sent: list):
+    """A stand-in for sending a task to the broker: the match ids of the advances sent (the
+    turn timers are dropped)."""
+
+    def send(name, kwargs, **options):
+        if name == "play.advance":
+            sent.append(kwargs["match_id"])
+
+    return send
+
+
 def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
     settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     settings.TRUCO_PLAY_INLINE = False
     settings.TRUCO_INSTANT_BOT_PLUGINS = frozenset()  # random replies from a worker too
     sent = []
-    monkeypatch.setattr(
-        "tables.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
-    )
-    monkeypatch.setattr("tables.tasks.expire_turn.apply_async", lambda **kwargs: None)
+    monkeypatch.setattr("tables.services.send_task", advances_into(sent))
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
     # The robots' first turns, when the table opens, go to a worker too (a request that ran a
@@ -573,10 +584,7 @@ def test_robots_playing_for_an_absent_person_give_the_worker_back_between_slices
     LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago)
     settings.TRUCO_PLAY_INLINE = False
     sent = []
-    monkeypatch.setattr(
-        "tables.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
-    )
-    monkeypatch.setattr("tables.tasks.expire_turn.apply_async", lambda **kwargs: None)
+    monkeypatch.setattr("tables.services.send_task", advances_into(sent))
     before = len(LiveMatch.objects.get(match=match).actions)
     started = time.monotonic()
     advance(match.pk)
@@ -616,7 +624,8 @@ def test_a_request_leaves_the_robots_to_a_running_worker_unless_it_lost_them(set
 
 def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for():
     """With turn_seconds 0 nothing ever played for a person who left: the table waited for
-    them for good. The next request now has the robot play their turn."""
+    them for good. The tables' sweep now has the robot play their turn; a visitor's GET plays
+    nothing."""
     match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
     Tournament.objects.filter(pk=match.tournament_id).update(turn_seconds=0)
     client, state = open_match(match, human)
@@ -626,6 +635,8 @@ def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for()
     Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
     LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago, updated_at=long_ago)
     client_for(PlayerFactory().user).get(f"/api/play/matches/{match.pk}/")  # a spectator
+    assert len(LiveMatch.objects.get(match=match).actions) == ply  # reading plays nothing
+    sweep()
     live = LiveMatch.objects.get(match=match)
     assert live.waiting == "done" or len(live.actions) > ply
 
@@ -648,9 +659,7 @@ def test_without_a_timer_a_request_hands_the_absent_persons_turn_to_a_running_wo
     monkeypatch.setattr(tables.services, "play_worker_alive", lambda: True)
     ran, sent = [], []
     monkeypatch.setattr(tables.services, "advance", lambda match_id: ran.append(match_id))
-    monkeypatch.setattr(
-        "tables.tasks.advance_live.apply_async", lambda kwargs: sent.append(kwargs["match_id"])
-    )
+    monkeypatch.setattr("tables.services.send_task", advances_into(sent))
     for _ in range(5):
         catch_up(match.pk)
     assert ran == [] and sent == [match.pk]  # one task for the worker, not five, not here

@@ -114,9 +114,59 @@ def test_bad_settings_stop_with_a_clear_message(tmp_path, env, message):
     assert message in result.stderr
 
 
+def test_with_debug_off_every_command_runs_before_the_static_files_are_collected(tmp_path):
+    """The production shape: DJANGO_DEBUG=0, the static files not collected yet (a fresh
+    image's first `migrate`). Every command loaded the URLs, which looked up the favicon's
+    hashed name in a manifest that did not exist yet: "Missing staticfiles manifest entry"
+    before `migrate` or `collectstatic` could run. Then the collected site answers."""
+    clean = {k: v for k, v in os.environ.items() if k not in (*SERVICE_VARS, "DJANGO_SECRET_KEY")}
+    env = {
+        **clean,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "x" * 60,
+        "DJANGO_ALLOWED_HOSTS": "localhost",
+        "TRUCO_VAR_DIR": str(tmp_path / "var"),
+        "TRUCO_STATIC_ROOT": str(tmp_path / "static"),
+    }
+
+    def manage(*args):
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=PROJECT_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    for command in (["check"], ["migrate", "--noinput"], ["showmigrations"]):
+        done = manage(*command)
+        assert done.returncode == 0, (command, done.stderr[-2000:])
+    collected = manage("collectstatic", "--noinput")
+    assert collected.returncode == 0, collected.stderr[-2000:]
+    favicon = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.test import Client; "
+            "r = Client().get('/favicon.ico', HTTP_HOST='localhost'); "
+            "print(r.status_code, r['Location'])",
+        ],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    status, location = favicon.stdout.split()
+    assert status == "301" and location.startswith("/static/website/favicon.") and location != (
+        "/static/website/favicon.svg"
+    ), favicon.stderr  # the hashed name of the collected file
+
+
 @pytest.mark.django_db
 def test_the_migrations_match_the_models():
-    call_command("makemigrations", "tournaments", "--check", "--dry-run", verbosity=0)
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
 
 
 @pytest.mark.django_db

@@ -23,12 +23,13 @@ import random
 import statistics
 import time
 
+from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test import Client, override_settings
 
-from config.celery import app
+from engine.jail.probe import JailUnavailable, availability
 from stack.database import require_migrated
 from stack.workers import start_worker, stop_worker
 from tournaments import lifecycle, scheduling
@@ -85,8 +86,6 @@ class Command(BaseCommand):
             self.stdout.write("  (the target is measured with PostgreSQL and Redis)")
         if not opts["skip_stack"]:
             if opts["jailed"]:
-                from engine.jail.probe import JailUnavailable, availability
-
                 try:
                     availability().require()
                 except JailUnavailable as exc:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import time
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from engine.cli import parse_option, whole_number
+from engine.cli_game import parse_option, whole_number
 from engine.plugins import registry
 from engine.progress import progress_bar
 from stack.database import require_migrated
@@ -208,8 +209,6 @@ class Command(BaseCommand):
 
 
 def _broker() -> str:
-    from django.conf import settings
-
     return settings.CELERY_BROKER_URL.split("@")[-1]
 
 

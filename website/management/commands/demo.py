@@ -34,10 +34,10 @@ from stack.workers import start_worker, wait_until_ready
 from submitted_bots.models import Bot
 from tournaments import lifecycle, scheduling
 from tournaments.builders import bots_named, create_tournament, parse_bot_items
-from tournaments.dispatch import sweep
 from tournaments.models import Tournament
 from tournaments.reports import standings_text
 from tournaments.runner import wait_for_workers
+from website.periodic import periodic_jobs
 
 ADMIN_USERNAME = "admin"
 DEMO_SIZE = 8  # entrants: every built-in bot, then copies of the random bot up to this many
@@ -121,7 +121,7 @@ class Command(BaseCommand):
             self.warn,
             var_dir / "worker.log",
             var_dir / "worker.pid",
-            periodic=sweep,
+            periodic=periodic_jobs(),
         )
 
     def serve(self, web: subprocess.Popen) -> None:

@@ -34,9 +34,9 @@ from tables.services import BOT_STALL_SECONDS
 from tables.simulated_human import Habits, SimulatedHuman
 from tournaments import lifecycle
 from tournaments.builders import bots_named, create_tournament
-from tournaments.dispatch import sweep
 from tournaments.models import Match, Tournament
 from website.management.commands.demo import demo_workers
+from website.periodic import periodic_jobs
 
 DEMO_SIZE = 8
 
@@ -78,7 +78,7 @@ class Command(BaseCommand):
             demo_workers(opts["workers"], var_dir / "soak-worker.log"),
             lambda text: self.stderr.write(text, style_func=self.style.ERROR),
             var_dir / "soak-worker.log",
-            periodic=sweep,
+            periodic=periodic_jobs(),
         )
         web = None
         try:
