@@ -37,6 +37,15 @@
   developer's own machine only.
 - `CELERY_VISIBILITY_TIMEOUT`: seconds before Redis hands an unacknowledged message (its worker
   died) to another worker (default 300); `CELERY_RESTORE_INTERVAL`: how often workers look.
+- Tables where people play (tables/host.py): `TRUCO_TABLES` (`hosts`: table hosts keep them and
+  push their states over WebSockets; `inline`: each request plays them, no push; default `hosts`
+  when a channel layer is given or `TRUCO_TABLES` says so, else `inline`), `CHANNELS_REDIS_URL`
+  (default REDIS_URL: the Channels layer between web servers and table hosts; without one the
+  layer is in memory and the host runs inside the one web process: the embedded default),
+  `TRUCO_TABLE_LEASE_SECONDS` (how long a table stays a dead host's, default 10),
+  `TRUCO_TABLE_IDLE_SECONDS` (an idle table gives its bot processes back, default 120),
+  `TRUCO_TABLE_HOST_TABLES` (tables one host holds at most, default 500),
+  `TRUCO_TABLE_HOST_THREADS` (robots thinking at once on a host, default 64).
 """
 
 from __future__ import annotations
@@ -398,8 +407,27 @@ TRUCO_BOT_SEED_SECRET = (
     os.environ.get("TRUCO_BOT_SEED_SECRET")
     or hmac.new(SECRET_KEY.encode(), b"truco-bot-seeds", hashlib.sha256).hexdigest()
 )
-# Trusted bots fast enough to answer a person's action in its own request (tables/services.py):
-# the page shows their replies with the action's answer. Others reply from a worker.
+# --- tables where people play (tables/host.py, tables/push.py) ----------------------------
+CHANNELS_REDIS_URL = os.environ.get("CHANNELS_REDIS_URL") or os.environ.get("REDIS_URL", "")
+if CHANNELS_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CHANNELS_REDIS_URL], "capacity": 1000, "expiry": 30},
+        }
+    }
+else:  # one process: the embedded default's web server, which runs its table host too
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+TRUCO_TABLES = os.environ.get("TRUCO_TABLES", "hosts")
+if TRUCO_TABLES not in ("hosts", "inline"):
+    raise ImproperlyConfigured(f"TRUCO_TABLES must be hosts or inline, not {TRUCO_TABLES!r}")
+TRUCO_TABLE_LEASE_SECONDS = env_int("TRUCO_TABLE_LEASE_SECONDS", 10)
+TRUCO_TABLE_IDLE_SECONDS = env_int("TRUCO_TABLE_IDLE_SECONDS", 120)
+TRUCO_TABLE_HOST_TABLES = env_int("TRUCO_TABLE_HOST_TABLES", 500)
+TRUCO_TABLE_HOST_THREADS = env_int("TRUCO_TABLE_HOST_THREADS", 64)
+ASGI_APPLICATION = "config.asgi.application"
+# Trusted bots fast enough to answer a person's action in its own turn (tables/live.py): their
+# replies are written with the person's action. Others think after it, outside any lock.
 TRUCO_INSTANT_BOT_PLUGINS = frozenset(
     os.environ.get("TRUCO_INSTANT_BOT_PLUGINS", "random heuristic").replace(",", " ").split()
 ) & frozenset(

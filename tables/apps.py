@@ -15,6 +15,12 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
         from tables.api.extensions import register
+        from tables.models import LiveMatch
+        from tables.signals import live_match_saved
 
         register()  # the table section of a tournament, a person's chips (restapi/extensions.py)
+        # A table changed outside its host: the host hears it once committed (tables/signals.py).
+        post_save.connect(live_match_saved, sender=LiveMatch, dispatch_uid="truco-live-changed")

@@ -55,6 +55,16 @@ class LiveMatch(models.Model):
         blank=True,
         help_text="what each robot seat wrote to its log in this game (its owner's and staff's)",
     )
+    clocks = models.JSONField(
+        null=True, blank=True, help_text="each seat's bank of time left in this game (a time control)"
+    )
+    # Every change writes the row with its version one up: a table host holding the table in
+    # memory builds it again when the row's version is not the one it wrote (tables/live.py).
+    version = models.PositiveIntegerField(default=0)
+    # The table host that keeps this table in memory and runs its bots, until its lease ends:
+    # one host per table, so never two processes for one seat (tables/host.py).
+    host = models.CharField(max_length=200, blank=True, default="")
+    host_lease_until = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -65,6 +75,15 @@ class LiveMatch(models.Model):
 
     def __str__(self) -> str:
         return f"live {self.match}"
+
+    def save(self, *args, **kwargs):
+        """Every write moves the version on (the caller holds the row's lock, so the version
+        it read is the row's): a table host holding the table in memory sees that it changed."""
+        self.version = (self.version or 0) + 1
+        fields = kwargs.get("update_fields")
+        if fields is not None:
+            kwargs["update_fields"] = {*fields, "version"}
+        super().save(*args, **kwargs)
 
     @property
     def ply(self) -> int:
@@ -257,3 +276,15 @@ class ChipTransfer(models.Model):
     def __str__(self) -> str:
         who = self.player.name if self.player_id else "bank"
         return f"{who} {self.amount:+d} ({self.kind})"
+
+
+class TableHostBeat(models.Model):
+    """A table host's heartbeat (tables/host.py): which hosts run, when each was last seen,
+    how many tables it holds; the pages say when none runs."""
+
+    name = models.CharField(max_length=200, primary_key=True)
+    seen_at = models.DateTimeField()
+    tables = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.tables} tables, seen {self.seen_at:%H:%M:%S}"

@@ -1,10 +1,21 @@
-"""Playing a match with human seats: opening it, advancing it through the bots' turns up to the
-next human decision, taking a human's action, the turn timer, and recording the match when its
-last game ends (through `tournaments.execution.record`, like a match of bots).
+"""What people do at a table, as commands: open it (sit down and start), act, deal the next
+game; and what the table does by itself: its robots reply, a turn timer runs out, the match is
+recorded when its last game ends (tables/live.py holds the table; this module checks who may do
+what and writes the change back).
 
-Every change happens under a row lock on the live match, so a human's action, the timer and an
-advancing task never interleave; the timer and tasks carry the decision they are about (game
-number and ply), so a late one changes nothing.
+Two ways to run them (TRUCO_TABLES):
+- `hosts` (the site): a table host keeps each table in play in memory, with one bot process per
+  robot seat for the whole match, and runs its robots and timers (tables/host.py); a person's
+  action goes to the table's host (tables/routing.py) and the state is pushed to the players'
+  and spectators' connections (tables/push.py). The commands here that change a table outside
+  play (open, deal) write it and tell its host.
+- `inline` (the tests, a site without a host): the request loads the table, changes it, runs
+  its robots and writes it back, all under the live match's row lock; robots that do not
+  reply at once think outside the lock and their moves are kept only if nobody moved the table
+  meanwhile (its row's version).
+
+Every change happens under the live match's row lock and moves its version on, so that a
+person's action, a timer and the robots never interleave, and a late one changes nothing.
 """
 
 from __future__ import annotations
@@ -12,149 +23,99 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
-from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from engine.errors import IllegalAction
-from engine.match import MatchGame
-from engine.match import MatchResult as EngineMatchResult
-from engine.runner import IN_PROCESS, GameResult
+from engine.session import OVER, WAITING
 from players.models import Player
-from stack import worker_health
-from submitted_bots.budgets import decision_budget
+from players.people import player_of
+from tables import routing
 from tables.chips import locked_wallets, wallet_of
+from tables.live import (
+    ADVANCE_SLICE_SECONDS,
+    LiveTable,
+    TableError,
+    has_humans,
+    human_ids,
+    load_match,
+)
 from tables.models import LiveMatch, Presence, TableSettings, settings_of
-from tables.seating import game_from_json, game_to_json, next_game, scheduled, winner_side
-from tables.session import GameSetup, LiveGame, NotYourTurn
-from tables.settlement import settle_game
-from tournaments import dispatch, execution
+from tournaments import dispatch
 from tournaments.models import Match, Tournament
-from tournaments.scheduling import needs_winner, rated_player_ids
-from tournaments.seating import Seat, seating
 
 log = logging.getLogger(__name__)
 
+__all__ = [
+    "PlayError",
+    "act",
+    "advance",
+    "expire",
+    "has_humans",
+    "human_ids",
+    "open_match",
+    "player_of",
+    "start_match",
+    "sweep",
+]
+
+PlayError = TableError  # the name the API and the pages catch
+Table = LiveTable
+
 WORKER = "human-play"
-# Waiting on the bots longer than this means no worker advanced the match (none running, or
-# the message was lost): the next request advances it itself.
-BOT_STALL_SECONDS = 5.0
 # The addresses kept per player and live match, for the shared-IP rule of ranking points.
 MAX_ADDRESSES = 8
+# Robots waiting this long with nobody advancing them were lost (a host gone between two
+# advances): the sweep advances them (inline) or gives the table to a host.
+BOT_STALL_SECONDS = 5.0
 
 
-class PlayError(Exception):
-    """A request that cannot be honoured; `status` is the HTTP status to answer with."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
+def hosted() -> bool:
+    """Whether table hosts keep the tables in play (TRUCO_TABLES=hosts), else the requests do."""
+    return getattr(settings, "TRUCO_TABLES", "inline") == "hosts"
 
 
-@dataclass
-class Table:
-    """A live match loaded for one request: the rows, the seating and the rebuilt game."""
-
-    live: LiveMatch
-    match: Match
-    tournament: Tournament
-    seats: list[Seat]
-    game: LiveGame | None  # None once the match is over
-
-
-# --- who is who -------------------------------------------------------------------------
-
-
-def player_of(user) -> Player | None:
-    if not user or not user.is_authenticated:
-        return None
-    return Player.objects.filter(user=user).first()
-
-
-def player_for(user) -> Player:
-    """The user's player, created on first play (named after the user, made unique)."""
-    found = player_of(user)
-    if found is not None:
-        return found
-    base = user.get_username()
-    name, n = base, 1
-    while Player.objects.filter(name=name).exists():
-        n += 1
-        name = f"{base} ({n})"
-    return Player.objects.create(name=name, user=user, kind=Player.Kind.HUMAN)
-
-
-def human_ids(match: Match) -> set[int]:
-    ids: set[int] = set()
-    for entrant in (match.entrant_a, match.entrant_b):
-        if entrant is not None and entrant.bot_id is None:
-            ids |= {p.pk for p in entrant.members.all()}
-    return ids
-
-
-def has_humans(match: Match) -> bool:
-    return any(e is not None and e.bot_id is None for e in (match.entrant_a, match.entrant_b))
+def inline() -> bool:
+    return not hosted()
 
 
 def locked_match(match_id: int) -> Match:
-    try:
-        return (
-            Match.objects.select_for_update(of=("self",))
-            .select_related(
-                "tournament",
-                "tournament__table_settings",
-                "entrant_a__bot",
-                "entrant_b__bot",
-            )
-            .prefetch_related("entrant_a__members", "entrant_b__members")
-            .get(pk=match_id)
-        )
-    except Match.DoesNotExist:
-        raise PlayError("no such match", 404) from None
+    return load_match(match_id, lock=True)
 
 
-def load(match: Match) -> Table:
-    """The live match of `match`, its row locked for the caller's transaction (every change
-    goes through here, under `locked_match`)."""
-    return table_of(match, LiveMatch.objects.select_for_update().get(match=match))
+def load(match: Match) -> LiveTable:
+    """The table of `match`, its live match row locked for the caller's transaction."""
+    return LiveTable(match, LiveMatch.objects.select_for_update().get(match=match))
 
 
-def table_of(match: Match, live: LiveMatch) -> Table:
-    """The table of a live match row already read: for a change, `load` it under its lock;
-    to show it (`tables.views_state`), any committed row will do, without a lock or a
-    transaction (a lock outside a transaction is an error on PostgreSQL)."""
-    tournament = match.tournament
-    finished = [game_from_json(g) for g in live.games]
-    planned = next_game(tournament, match, finished)
-    if planned is None or live.waiting == LiveMatch.Waiting.DONE:
-        return Table(live, match, tournament, seating(match, tournament.players, 0), None)
-    setup = GameSetup(
-        tournament.variant,
-        tournament.players,
-        planned.seed,
-        tournament.options,
-        tournament.preset or None,
-    )
-    budget = decision_budget(tournament.turn_seconds)
-    game = LiveGame(
-        setup, live.actions, live.auto_played, decision_seconds=budget, logs=live.bot_logs
-    )
-    return Table(live, match, tournament, seating(match, tournament.players, planned.a_team), game)
+def table_of(match: Match, live: LiveMatch) -> LiveTable:
+    """The table of rows already read (to show it: no lock needed)."""
+    return LiveTable(match, live)
+
+
+def absent_seats(table: LiveTable) -> set[int]:
+    return table.absent_seats()
+
+
+def turn_of(table: LiveTable) -> int | None:
+    return table.turn
+
+
+def close(table: LiveTable) -> None:
+    table.close()
+    table.save()
 
 
 # --- opening a match --------------------------------------------------------------------
 
 
 def open_match(match_id: int, user, ip: str | None = None) -> None:
-    """A human of the match sits down: a pending match starts, bots play up to the first human
-    decision. At a player's table the master deals each game (the next one too, when the table
-    waits between games). Opening a match that already runs is harmless."""
+    """A person of the match sits down: a pending match starts, robots play up to the first
+    person's decision. At a player's table the master deals each game (the next one too, when
+    the table waits between games). Opening a match that already runs is harmless."""
     player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
@@ -168,14 +129,15 @@ def open_match(match_id: int, user, ip: str | None = None) -> None:
             check_covers_stake(player, table, match.pk)
             begin(match)
         else:
-            live = LiveMatch.objects.filter(match=match).first()
+            live = LiveMatch.objects.select_for_update().filter(match=match).first()
             if live is None:
                 raise PlayError(f"the match is {match.status}")
             if live.waiting == LiveMatch.Waiting.NEXT:
                 check_may_deal(match, player, table, live)
                 check_covers_stake(player, table, match.pk)
-                live.waiting = LiveMatch.Waiting.BOTS
-                live.save(update_fields=["waiting", "updated_at"])
+                dealt = LiveTable(match, live)
+                dealt.deal()
+                dealt.save()
         touch(match.pk, player.pk, ip)
     advance_soon(match_id)
 
@@ -279,17 +241,6 @@ def start_match(match_id: int) -> None:
     advance_soon(match_id)
 
 
-def advance_soon(match_id: int) -> None:
-    """The robots' turns after a table is opened or dealt: in this request when they reply at
-    once, else by a worker (a request that ran a jailed robot took as long as it thought)."""
-    match = Match.objects.select_related("tournament__table_settings").get(pk=match_id)
-    live = LiveMatch.objects.filter(match=match).first()
-    if live is not None and bots_reply_at_once(table_of(match, live)):
-        advance(match_id)
-    else:
-        request_advance(match_id)
-
-
 def begin(match: Match) -> None:
     """Pending -> running, with a fresh live match (a re-run match starts from scratch)."""
     tournament = match.tournament
@@ -306,6 +257,13 @@ def begin(match: Match) -> None:
     )
     LiveMatch.objects.filter(match=match).delete()
     LiveMatch.objects.create(match=match)
+
+
+def advance_soon(match_id: int) -> None:
+    """The robots' turns after a table is opened or dealt: by its host (told of the change by
+    tables/signals.py), or, inline, right here."""
+    if not hosted():
+        advance(match_id)
 
 
 def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
@@ -326,389 +284,124 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
     presence.save(update_fields=fields)
 
 
-# --- advancing --------------------------------------------------------------------------
+# --- a person's action ------------------------------------------------------------------
+
+
+def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=None) -> None:
+    """A person's decision for the decision numbered `turn` (the state's `turn`): only a seat
+    of theirs, only when it is to act, only one of that seat's legal actions; an action for a
+    decision already taken is refused (409) and changes nothing."""
+    player = player_of(user)
+    if player is None:
+        raise PlayError("you do not play in this match", 403)
+    match = load_match(match_id)  # a stranger learns no more than that the seat is not theirs
+    if player.pk not in human_ids(match):
+        raise PlayError(not_seated(settings_of(match.tournament)), 403)
+    if hosted():
+        routing.ask(
+            match_id,
+            "act",
+            player=player.pk,
+            action=action,
+            seat=seat,
+            turn=turn,
+            ip=ip,
+        )
+        return
+    with transaction.atomic():
+        table = LiveTable.load(match_id, lock=True)
+        try:
+            if player.pk not in human_ids(table.match):
+                raise PlayError(not_seated(table.settings), 403)
+            table.act(player.pk, action, seat, turn)
+            touch(match_id, player.pk, ip)
+            replies_here = table.bots_reply_at_once()
+            if replies_here:  # a millisecond a decision: in this transaction
+                table.advance()
+            table.save()
+        finally:
+            table.close_bots()
+    if table.recorded:
+        dispatch.continue_tournament(table.tournament.pk)
+    elif not replies_here:
+        advance(match_id)
+
+
+# --- the robots -------------------------------------------------------------------------
 
 
 def advance(match_id: int) -> None:
-    """Play the bots (and robots for absent humans) up to a present human's decision; finish
-    games and the match as they end.
+    """Inline: play the robots (and robots for absent people) up to a present person's
+    decision, games and the match ending as they end.
 
-    The bots think outside any transaction, on a snapshot of the table (`think`); what they
-    played is then written under the match's lock, if nobody moved the table meanwhile
-    (`record_thinking`). A slow robot (a search, code in the jail: up to the table's budget a
-    decision) therefore holds no lock: on SQLite, where every transaction takes the whole
-    database's write lock, one user's slow bots made everyone's requests fail with "database is
-    locked". One round per game the bots play through, and per slice of their thinking."""
-    finished_match = None
+    Robots think outside any transaction, on the table as read (`LiveTable.load` without a
+    lock); what they played, and a game they ended, are then written under the lock if the
+    table's version did not move meanwhile (a person's action, a timer): otherwise their moves
+    are dropped, and whoever moved the table advances it. A slow robot (a search, code in the
+    jail) therefore holds no lock: on SQLite every transaction takes the whole database's write
+    lock. One slice of ADVANCE_SLICE_SECONDS of thinking at a time."""
     while True:
-        thought = think(match_id)
-        if thought is None:
-            return
-        with transaction.atomic():
-            outcome, finished_match = record_thinking(match_id, thought)
-        if outcome == MORE and not inline():
-            # The rest goes to the back of the queue, behind the other tables' timers.
-            request_advance(match_id)
-            break
-        if outcome not in (NEXT_GAME, MORE):
-            break
-    if finished_match is not None:
-        dispatch.continue_tournament(finished_match)
-
-
-NEXT_GAME = "next game"  # a game ended and the next one starts with the bots: another round
-MORE = "more"  # the slice's time is up with a robot still to act: another advance goes on
-# Seconds of robots' thinking per advance: a game that robots play out for an absent person
-# (a slow robot of ten seconds a decision) held a play worker for minutes, and every other
-# table's turn timer waited behind it.
-ADVANCE_SLICE_SECONDS = 3.0
-
-
-@dataclass
-class Thought:
-    """The bots' moves, played on a snapshot of the table read without a lock."""
-
-    table: Table
-    position: tuple  # what the live row said when read: the moves hold only if it still does
-    robots: set[int] = field(default_factory=set)  # the seats robots played
-
-
-def position_of(live: LiveMatch) -> tuple:
-    return (live.game_no, live.waiting, list(live.actions), list(live.auto_played))
-
-
-def think(match_id: int) -> Thought | None:
-    """Read the table (committed rows, no lock, no transaction) and let its bots play their
-    turns; None when there is no live match."""
-    match = (
-        Match.objects.select_related(
-            "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot"
-        )
-        .prefetch_related("entrant_a__members", "entrant_b__members")
-        .filter(pk=match_id)
-        .first()
-    )
-    live = LiveMatch.objects.filter(match_id=match_id).first() if match else None
-    if live is None:
-        return None
-    table = table_of(match, live)
-    if (
-        match.status == Match.Status.RUNNING
-        and live.waiting != LiveMatch.Waiting.NEXT
-        and table.game is not None
-    ):
-        absent = absent_seats(table)
-        bots = {s.seat: s.bot for s in table.seats if not s.is_human or s.seat in absent}
-        table.game.advance(bots, until=time.monotonic() + ADVANCE_SLICE_SECONDS)
-        return Thought(table, position_of(live), set(bots))
-    return Thought(table, position_of(live))
-
-
-def record_thinking(match_id: int, thought: Thought) -> tuple[str | None, int | None]:
-    """Under the match's lock: keep the bots' moves and what follows from them (a human's turn,
-    the end of a game, of the match). Returns (NEXT_GAME, MORE or None: whether another round
-    is due, the tournament id once the match is recorded). Moves played on a table that
-    changed meanwhile are dropped: whoever changed it advances it."""
-    match = locked_match(match_id)
-    live = LiveMatch.objects.select_for_update().filter(match=match).first()
-    if live is None or position_of(live) != thought.position:
-        return None, None
-    table = Table(live, match, match.tournament, thought.table.seats, thought.table.game)
-    if table.game is not None:
-        live.bot_logs = {str(seat): text for seat, text in table.game.logs.items()}
-    if match.status != Match.Status.RUNNING:
-        close(table)
-        return None, None
-    if live.waiting == LiveMatch.Waiting.NEXT:
-        return None, None  # a player's table waits for its next game to be dealt
-    if table.game is None:
-        return None, finish_match(table)
-    if not table.game.finished:
-        if table.game.to_act in thought.robots:  # the slice ended before a person's turn
-            save_progress(table)
-            return MORE, None
-        wait_for_human(table)
-        return None, None
-    end_game(table)
-    table = load_next(table)
-    if table.game is None:
-        return None, finish_match(table)
-    if settings_of(table.tournament).is_players_table:
-        wait_for_deal(table)
-        return None, None
-    return NEXT_GAME, None
-
-
-def run(table: Table) -> int | None:
-    """Advance inside the caller's transaction, the bots thinking under its lock: only for
-    bots that reply at once (`bots_reply_at_once`); the tournament id once the match is
-    recorded."""
-    absent = absent_seats(table)
-    while table.game is not None:
-        bots = {s.seat: s.bot for s in table.seats if not s.is_human or s.seat in absent}
-        table.game.advance(bots)
-        if not table.game.finished:
-            wait_for_human(table)
-            return None
-        end_game(table)
-        table = load_next(table)
-        if table.game is not None and settings_of(table.tournament).is_players_table:
-            wait_for_deal(table)
-            return None
-    return finish_match(table)
-
-
-def absent_seats(table: Table) -> set[int]:
-    grace = settings_of(table.tournament).disconnect_grace_seconds
-    cutoff = timezone.now() - timedelta(seconds=grace)
-    seen = dict(Presence.objects.filter(live=table.live).values_list("player_id", "last_seen"))
-    since = table.live.started_at or timezone.now()
-    return {s.seat for s in table.seats if s.is_human and seen.get(s.player, since) < cutoff}
-
-
-def wait_for_human(table: Table) -> None:
-    live, game = table.live, table.game
-    turn = settings_of(table.tournament).turn_seconds
-    now = timezone.now()
-    seat = game.to_act
-    same_decision = live.to_act == seat and live.ply == game.ply and live.turn_deadline
-    live.actions = game.actions
-    live.auto_played = game.auto_played
-    live.to_act = seat
-    live.waiting = LiveMatch.Waiting.HUMAN
-    if not same_decision:
-        live.turn_deadline = now + timedelta(seconds=turn) if turn else None
-    live.save()
-    if turn and not same_decision:
-        schedule_timer(live.match_id, live.game_no, game.ply, turn)
-
-
-def wait_for_deal(table: Table) -> None:
-    """Between two games of a player's table: the master may change its options, then deals."""
-    table.live.waiting = LiveMatch.Waiting.NEXT
-    table.live.save()
-
-
-def end_game(table: Table) -> None:
-    """Keep the finished game with the live match and pay it (chips, ranking points)."""
-    live, game = table.live, table.game
-    result = game.result()
-    record = game.record()
-    planned_index = len(live.games)
-    finished_games = [game_from_json(g) for g in live.games]
-    plan = next_game(table.tournament, table.match, finished_games)
-    played = MatchGame(
-        planned_index,
-        plan.pair,
-        plan.a_team,
-        plan.seed,
-        GameResult(
-            record=record,
-            score=game.state.score,
-            winner=result["winner"],
-            termination=result.get("termination", "normal"),
-            seat=result.get("seat"),
-            detail=result.get("detail", ""),
-            hands=len(record["hands"]),
-            actions=game.ply,
-            timeouts=list(game.auto_played),
-            fault_message=game.ending.fault_message if game.ending else "",
-            logs=dict(game.logs),
-        ),
-    )
-    settle_game(
-        live.match_id, planned_index, settings_of(table.tournament), table.seats, played.result.winner
-    )
-    live.games = [*live.games, game_to_json(played)]
-    live.game_no = len(live.games)
-    live.actions = []
-    live.auto_played = []
-    live.bot_logs = {}
-    live.end_votes = []  # a vote to end amicably is about the game in play
-    live.to_act = None
-    live.turn_deadline = None
-    live.waiting = LiveMatch.Waiting.BOTS
-    live.save()
-
-
-def load_next(table: Table) -> Table:
-    return load(table.match)
-
-
-def finish_match(table: Table) -> int | None:
-    """Record the match like a match of bots (games, result, rating), then close the table."""
-    match, tournament, live = table.match, table.tournament, table.live
-    games = [game_from_json(g) for g in live.games]
-    side = winner_side(tournament, match, games)
-    deciders = max(0, len(games) - len(scheduled(tournament, match)))
-    played = execution.Played(
-        games=games,
-        winner_side=side,
-        deciders=deciders,
-        seconds=(timezone.now() - (match.started_at or timezone.now())).total_seconds(),
-        pair_scores=_pair_scores(games),
-    )
-    claim = execution.Claim(
-        match_id=match.pk,
-        tournament_id=tournament.pk,
-        token=match.claim_token,
-        attempt=match.attempts,
-        spec=None,
-        needs_winner=needs_winner(tournament),
-        competitive=tournament.competitive,
-        team_a=rated_player_ids(match.entrant_a),
-        team_b=rated_player_ids(match.entrant_b),
-        lease=0,
-    )
-    if not execution.record(claim, played):
-        log.warning("live match %s: its claim was taken over; result discarded", match.pk)
-    close(table)
-    return tournament.pk
-
-
-def _pair_scores(games: list[MatchGame]) -> list[float]:
-    return EngineMatchResult(games).pair_scores()
-
-
-def close(table: Table) -> None:
-    live = table.live
-    live.waiting = LiveMatch.Waiting.DONE
-    live.to_act = None
-    live.turn_deadline = None
-    live.finished_at = live.finished_at or timezone.now()
-    live.save()
-
-
-# --- the humans' actions and the timer ----------------------------------------------------
-
-
-def turn_of(table: Table) -> int | None:
-    """The number of the decision pending at the table: the actions taken in the match so far
-    (its finished games', then this game's). An action names it, so that one sent for a
-    decision that was already taken (a second click, a late tab) is told apart from a new
-    one. None when no game is in play."""
-    if table.game is None:
-        return None
-    return sum(g.get("actions", 0) for g in table.live.games) + table.game.ply
-
-
-def act(
-    match_id: int,
-    user,
-    action: Any,
-    seat: Any = None,
-    ip: str | None = None,
-    *,
-    turn: Any = None,
-) -> None:
-    """A human's decision for the decision numbered `turn` (the state's `turn`). Only a seat
-    of theirs, only when it is to act, only one of that seat's legal actions; an action for a
-    decision already taken is refused (409) and changes nothing."""
-    if not isinstance(action, str) or not action.strip():
-        raise PlayError("`action` must be one of your legal actions, as a string")
-    player = player_of(user)
-    with transaction.atomic():
-        match = locked_match(match_id)
-        if player is None or player.pk not in human_ids(match):
-            raise PlayError(not_seated(settings_of(match.tournament)), 403)
-        if not LiveMatch.objects.filter(match=match).exists():
-            raise PlayError("the match has not started: open it first", 409)
-        table = load(match)
-        mine = [s.seat for s in table.seats if s.player == player.pk]
-        if not mine:
-            raise PlayError(not_seated(settings_of(table.tournament)), 403)
-        if table.game is None or match.status != Match.Status.RUNNING:
-            raise PlayError("the match is over", 409)
-        if table.live.waiting == LiveMatch.Waiting.NEXT:
-            raise PlayError("the next game has not been dealt yet", 409)
-        touch(match.pk, player.pk, ip)
-        if type(turn) is not int or turn < 0:
-            raise PlayError("`turn` must name the decision you answer: the `turn` of the state")
-        now = turn_of(table)
-        if turn != now:
-            raise PlayError(
-                f"that action answers turn {turn}, but the table is at turn {now}: "
-                "it was already answered (reload the table); nothing was changed",
-                409,
-            )
-        if seat is None:
-            seat = table.game.to_act if table.game.to_act in mine else mine[0]
-        if type(seat) is not int or seat not in mine:
-            raise PlayError(f"seat {seat!r} is not yours; yours: {mine}", 403)
         try:
-            table.game.act(seat, action.strip())
-        except NotYourTurn as exc:
-            raise PlayError(str(exc), 409) from None
-        except IllegalAction as exc:
-            raise PlayError(str(exc)) from None
-        save_progress(table)
-        replies_here = bots_reply_at_once(table)
-        finished_match = run(table) if replies_here else None
-    if finished_match is not None:
-        dispatch.continue_tournament(finished_match)
-    if not replies_here:
-        request_advance(match_id)
-
-
-def bots_reply_at_once(table: Table) -> bool:
-    """Whether the bots' replies to an action are played in its own request (the table is
-    loaded and locked already; no broker and no second process between a person and the
-    replies): when every bot seat is a trusted built-in of TRUCO_INSTANT_BOT_PLUGINS (default
-    `random heuristic`: a millisecond a decision) run in this process. Any other bot (a slow
-    search, untrusted code in the jail) replies from a worker (`request_advance`)."""
-    instant = getattr(settings, "TRUCO_INSTANT_BOT_PLUGINS", frozenset())
-    return all(
-        s.bot is not None and s.bot.isolation == IN_PROCESS and s.bot.name in instant
-        for s in table.seats
-        if not s.is_human
-    )
-
-
-def save_progress(table: Table) -> None:
-    live, game = table.live, table.game
-    live.actions = game.actions
-    live.auto_played = game.auto_played
-    live.to_act = game.to_act
-    live.turn_deadline = None
-    live.waiting = LiveMatch.Waiting.BOTS
-    live.save()
+            table = LiveTable.load(match_id)
+        except TableError:
+            return
+        try:
+            if table.game is None:
+                return
+            status = table.think(until=time.monotonic() + ADVANCE_SLICE_SECONDS)
+            with transaction.atomic():
+                row = LiveMatch.objects.select_for_update().filter(match_id=match_id).first()
+                if row is None or row.version != table.version:
+                    return  # the table moved meanwhile: whoever moved it advances it
+                if status == OVER:
+                    table.end_game()
+                table.save()
+        finally:
+            table.close_bots()
+        if table.recorded:
+            dispatch.continue_tournament(table.tournament.pk)
+            return
+        if status == WAITING or table.game is None:
+            return
 
 
 def expire(match_id: int, game_no: int, ply: int) -> bool:
     """The turn timer of decision (game_no, ply) ran out: the game plays its default action for
-    the seat. Does nothing if that decision was taken meanwhile. True if it played."""
+    the person. Does nothing if that decision was taken meanwhile. True if it played."""
     with transaction.atomic():
-        match = locked_match(match_id)
-        live = LiveMatch.objects.filter(match=match).first()
-        if (
-            live is None
-            or match.status != Match.Status.RUNNING
-            or live.waiting != LiveMatch.Waiting.HUMAN
-            or live.game_no != game_no
-            or live.ply != ply
-            or live.turn_deadline is None
-            or live.turn_deadline > timezone.now()
-        ):
+        try:
+            table = LiveTable.load(match_id, lock=True)
+        except TableError:
             return False
-        table = load(match)
-        table.game.auto_play()
-        save_progress(table)
+        if table.match.status != Match.Status.RUNNING or not table.time_out(game_no, ply):
+            table.close_bots()
+            return False
+        table.save()
+    table.close_bots()
     advance(match_id)
     return True
 
 
 def sweep() -> int:
-    """What a worker would have done by now at every table in play, done by the periodic sweep
-    (Celery beat in the production shape, the embedded stack's supervisor otherwise): an
-    expired turn is auto-played, stalled robots are advanced, a person away past the grace at
-    a table without a turn timer is played for. Requests never do this (a GET plays nothing).
-    Returns the tables looked at."""
-    ids = list(
-        LiveMatch.objects.filter(
-            match__status=Match.Status.RUNNING,
-            waiting__in=(LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS),
-        ).values_list("match_id", flat=True)
+    """What a host or a request would have done by now at every table in play, done by the
+    periodic sweep (Celery beat in the production shape, the embedded stack's supervisor
+    otherwise). With table hosts: every table in play has a host (an orphan is given to one).
+    Inline: an expired turn is auto-played, stalled robots are advanced, a person away past the
+    grace is played for. Requests never do this (a GET plays nothing). Returns the tables
+    looked at."""
+    rows = LiveMatch.objects.filter(
+        match__status=Match.Status.RUNNING,
+        waiting__in=(LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS),
     )
+    if hosted():
+        orphans = list(
+            rows.filter(Q(host_lease_until__isnull=True) | Q(host_lease_until__lt=timezone.now()))
+            .values_list("match_id", flat=True)
+        )
+        for match_id in orphans:
+            routing.changed(match_id)
+        return len(orphans)
+    ids = list(rows.values_list("match_id", flat=True))
     for match_id in ids:
         try:
             catch_up(match_id)
@@ -718,102 +411,25 @@ def sweep() -> int:
 
 
 def catch_up(match_id: int) -> None:
-    """What a worker would have done by now, done by the request that notices it: an expired
-    turn is auto-played, a stalled advance is run, a person away past the grace at a table
-    without a turn timer is played for by the robot. While a play worker is known to be
-    running, a request leaves the robots to it unless they stalled for BOT_STALL_WITH_WORKER:
-    requests that ran jailed robots themselves took 15 to 40 s to answer, and thought the same
-    decisions as the worker."""
+    """Inline: an expired turn is auto-played, stalled robots are advanced, a person away past
+    the grace at a table without a turn timer is played for by the robot."""
     live = LiveMatch.objects.filter(match_id=match_id).first()
     if live is None:
         return
     now = timezone.now()
     waited = (now - live.updated_at).total_seconds()
-    worker_running = not inline() and play_worker_alive()
     if (
         live.waiting == LiveMatch.Waiting.HUMAN
         and live.turn_deadline is not None
         and live.turn_deadline <= now
     ):
-        overdue = (now - live.turn_deadline).total_seconds()
-        if not worker_running or overdue > BOT_STALL_WITH_WORKER:
-            expire(match_id, live.game_no, live.ply)
-    elif live.waiting == LiveMatch.Waiting.BOTS and waited > (
-        BOT_STALL_WITH_WORKER if worker_running else BOT_STALL_SECONDS
-    ):
+        expire(match_id, live.game_no, live.ply)
+    elif live.waiting == LiveMatch.Waiting.BOTS and waited > BOT_STALL_SECONDS:
         advance(match_id)
     elif (
         live.waiting == LiveMatch.Waiting.HUMAN
         and live.turn_deadline is None
         and live.to_act is not None
         and waited > BOT_STALL_SECONDS
-        and seat_is_away(live)
     ):
-        # No timer at this table: the robot plays for the absent person, by the worker when
-        # one runs (once: the row's time is moved on, so that the next requests wait again).
-        if worker_running:
-            LiveMatch.objects.filter(pk=live.pk).update(updated_at=now)
-            request_advance(match_id)
-        else:
-            advance(match_id)
-
-
-BOT_STALL_WITH_WORKER = 60.0  # seconds: a worker that took this long lost the message
-
-
-def play_worker_alive() -> bool:
-    return worker_health.status(settings.TRUCO_PLAY_QUEUE)["alive"] is True
-
-
-def seat_is_away(live: LiveMatch) -> bool:
-    """Whether the person whose turn it is has been away past the disconnection grace."""
-    table = table_of(live.match, live)
-    return live.to_act in absent_seats(table)
-
-
-# --- hand-offs to Celery --------------------------------------------------------------------
-
-# The tasks (tables/tasks.py), sent by their names: the tasks call this module, not back.
-ADVANCE_LIVE = "play.advance"
-EXPIRE_TURN = "play.expire_turn"
-
-
-def send_task(name: str, **options) -> None:
-    app.send_task(name, **options)
-
-
-def inline() -> bool:
-    return bool(getattr(settings, "TRUCO_PLAY_INLINE", False))
-
-
-def request_advance(match_id: int) -> None:
-    """Advance by a task once the action is committed (or right here without a broker)."""
-    if inline():
-        advance(match_id)
-        return
-
-    def send():
-        try:
-            send_task(ADVANCE_LIVE, kwargs={"match_id": match_id})
-        except Exception:  # no broker reachable: do the work in this request instead
-            log.warning("live match %s: no broker, advancing in the request", match_id)
-            advance(match_id)
-
-    transaction.on_commit(send)
-
-
-def schedule_timer(match_id: int, game_no: int, ply: int, seconds: int) -> None:
-    if inline():
-        return  # the periodic sweep notices the expired turn (sweep, catch_up)
-
-    def send():
-        try:
-            send_task(
-                EXPIRE_TURN,
-                kwargs={"match_id": match_id, "game_no": game_no, "ply": ply},
-                countdown=seconds + 0.2,
-            )
-        except Exception:
-            log.warning("live match %s: no broker for the turn timer", match_id)
-
-    transaction.on_commit(send)
+        advance(match_id)  # a person away past the grace is played for; a present one waits

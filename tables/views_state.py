@@ -13,11 +13,11 @@ from engine.plugins import get_variant
 from engine.spectator import public_view
 from players.models import Player
 from players.people import player_of
-from stack import worker_health
+from tables import host_health
 from tables.amicable import vote_state
+from tables.live import LiveTable
 from tables.models import LiveMatch, settings_of
-from tables.seating import game_from_json, next_game, scheduled
-from tables.services import Table, inline, table_of, turn_of
+from tables.seating import next_game, scheduled
 from tables.table_master import free_teams, table_options
 from tables.table_story import explain, rematch
 from tournaments.models import Match
@@ -28,35 +28,45 @@ class CannotWatch(Exception):
     pass
 
 
-def may_watch(match: Match, user, player: Player | None, seats: list) -> bool:
-    if player is not None and any(s.player == player.pk for s in seats):
-        return True
-    if user is not None and user.is_staff:
-        return True
-    return settings_of(match.tournament).spectators
-
-
 def table_state(match: Match, user) -> dict[str, Any]:
-    """The state of `match` for `user`. Raises CannotWatch for a table closed to spectators."""
+    """The state of `match` for `user`, read from the database (no lock, nothing written).
+    Raises CannotWatch for a table closed to spectators."""
     player = player_of(user)
-    tournament = match.tournament
     live = LiveMatch.objects.filter(match=match).first()
-    table: Table | None = table_of(match, live) if live is not None else None
+    table = LiveTable(match, live) if live is not None else None
+    try:
+        return render(match, table, player, staff=bool(user and user.is_staff))
+    finally:
+        if table is not None:
+            table.close_bots()
+
+
+def render(
+    match: Match, table: LiveTable | None, player: Player | None, *, staff: bool = False
+) -> dict[str, Any]:
+    """The state of a table for one viewer, from the table as it is (a host's, in memory):
+    a player their own seats' observations, everyone else the spectator's view. Raises
+    CannotWatch for a table closed to spectators. No query but what the table's rows already
+    hold (the match is read with its entrants and settings)."""
+    tournament = match.tournament
     if table is not None:
         seats = table.seats
+        live = table.live
     else:
         plan = next_game(tournament, match, [])
         seats = seating(match, tournament.players, plan.a_team if plan else 0)
-    if not may_watch(match, user, player, seats):
+        live = None
+    settings = settings_of(tournament)
+    player_id = player.pk if player is not None else None
+    if not (staff or any(s.player == player_id for s in seats if player_id) or settings.spectators):
         raise CannotWatch("this table does not allow spectators")
-    mine = [s.seat for s in seats if player is not None and s.player == player.pk]
+    mine = [s.seat for s in seats if player_id is not None and s.player == player_id]
     game = table.game if table is not None else None
     if live is not None and live.waiting == LiveMatch.Waiting.NEXT:
         game = None  # not dealt yet: nobody sees its cards before the table is set
-    settings = settings_of(tournament)
     to_act = game.to_act if game is not None else None
     deadline = live.turn_deadline if live is not None and live.waiting == "human" else None
-    finished = [game_from_json(g) for g in live.games] if live is not None else []
+    finished = table.finished if table is not None else []
     state: dict[str, Any] = {
         "match": match.pk,
         "key": match.key,
@@ -70,6 +80,7 @@ def table_state(match: Match, user) -> dict[str, Any]:
             "deck": table_deck(tournament),
         },
         "waiting": live.waiting if live is not None else "start",
+        "version": live.version if live is not None else 0,
         "game": {
             "index": len(finished),
             "scheduled": len(scheduled(tournament, match)),
@@ -80,11 +91,13 @@ def table_state(match: Match, user) -> dict[str, Any]:
         ],
         "you": mine,
         "to_act": to_act,
-        "turn": turn_of(table) if game is not None else None,
+        "turn": table.turn if game is not None else None,
         "your_turn": to_act is not None and to_act in mine,
         "turn_deadline": deadline.isoformat() if deadline else None,
         "seconds_left": max(0.0, (deadline - timezone.now()).total_seconds()) if deadline else None,
-        "observations": {str(seat): game.observation(seat) for seat in mine} if game else {},
+        "observations": {str(seat): game.observation(seat).to_dict() for seat in mine}
+        if game
+        else {},
         "table": public_view(game.state) if game is not None else None,
         "games": [
             {
@@ -118,11 +131,13 @@ def table_state(match: Match, user) -> dict[str, Any]:
 
 
 def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
-    """Whether a worker is there to play the bots' replies of a running match (None when no
-    worker is needed: the match is not running, or bots play in the request)."""
-    if match.status != Match.Status.RUNNING or live is None or inline():
+    """Whether a table host is there to play the robots' replies of a running match (None when
+    none is needed: the match is not running, or the requests play it: TRUCO_TABLES=inline)."""
+    if match.status != Match.Status.RUNNING or live is None:
         return None
-    return worker_health.status(django_settings.TRUCO_PLAY_QUEUE)
+    if django_settings.TRUCO_TABLES != "hosts":
+        return None
+    return host_health.status()
 
 
 def free_seats(match: Match) -> int:

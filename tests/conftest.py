@@ -38,6 +38,9 @@ def worker_check_off(settings):
     """No test asks the broker for workers unless it turns the check on itself; passwords are
     hashed with a thousand rounds, not a million (tests/fast_hasher.py)."""
     settings.TRUCO_WORKER_CHECK_SECONDS = 0
+    # Tables are played by the requests themselves unless a test brings table hosts (the
+    # live stack's processes have theirs).
+    settings.TRUCO_TABLES = "inline"
     settings.PASSWORD_HASHERS = [
         "tests.fast_hasher.FastPBKDF2PasswordHasher",
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",

@@ -309,14 +309,39 @@ def insert_games(rows: list[Game]) -> None:
 
 def record(claim: Claim, played: Played) -> bool:
     """Write the games and the result if the claim is still ours; False if it was taken over."""
-    rows = game_rows(claim.match_id, played.games)
+    return record_match(
+        claim.match_id,
+        claim.token,
+        played,
+        attempt=claim.attempt,
+        competitive=claim.competitive,
+        team_a=claim.team_a,
+        team_b=claim.team_b,
+    )
+
+
+def record_match(
+    match_id: int,
+    token,
+    played: Played,
+    *,
+    attempt: int,
+    competitive: bool,
+    team_a: list[int],
+    team_b: list[int],
+) -> bool:
+    """The one way a finished match is recorded, by a worker or by a table where people sat:
+    its games (one bulk insert), its result and its rating, in one transaction, if the match
+    still runs under `token` (the claim of the attempt that played it); False if not (it was
+    taken over, re-run or cancelled meanwhile), and nothing is written."""
+    rows = game_rows(match_id, played.games)
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(of=("self",))
             .select_related("tournament")
-            .get(pk=claim.match_id)
+            .get(pk=match_id)
         )
-        if match.status != Match.Status.RUNNING or match.claim_token != claim.token:
+        if match.status != Match.Status.RUNNING or match.claim_token != token:
             return False
         insert_games(rows)
         sides = [g.winner_side for g in played.games]
@@ -335,7 +360,7 @@ def record(claim: Claim, played: Played) -> bool:
             "pair_scores": played.pair_scores,
             "deciders": played.deciders,
             "seconds": round(played.seconds, 4),
-            "attempt": claim.attempt,
+            "attempt": attempt,
         }
         match.status = Match.Status.DONE
         match.finished_at = timezone.now()
@@ -355,9 +380,9 @@ def record(claim: Claim, played: Played) -> bool:
             "lease_until",
             "error",
         ]
-        if claim.competitive and not match.rated:
+        if competitive and not match.rated:
             winner = None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
-            rate(match.tournament.variant, claim.team_a, claim.team_b, winner)
+            rate(match.tournament.variant, team_a, team_b, winner)
             match.rated = True
             fields.append("rated")
         match.save(update_fields=fields)

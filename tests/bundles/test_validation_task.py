@@ -111,7 +111,7 @@ def test_a_bundle_folder_on_the_command_line_plays_jailed_and_keeps_its_rating()
 
 
 def test_a_person_plays_a_quick_table_against_a_ready_version(user, user_api, settings):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     created = upload_folder(user_api, EXAMPLES / "python-greedy")
     validate_version(created["id"])
     response = user_api.post(

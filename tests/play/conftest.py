@@ -8,4 +8,4 @@ from tests.surface import *  # noqa: F401,F403 (shared fixtures)
 @pytest.fixture(autouse=True)
 def play_inline(settings):
     """Advance live matches in the request instead of through a Celery task."""
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"

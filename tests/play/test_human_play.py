@@ -256,45 +256,6 @@ def test_a_bot_match_cannot_be_opened_by_humans(user_api):
     assert response.status_code == 400 and "no human seats" in response.json()["detail"]
 
 
-def advances_into(sent: list):
-    """A stand-in for sending a task to the broker: the match ids of the advances sent (the
-    turn timers are dropped)."""
-
-    def send(name, kwargs, **options):
-        if name == "play.advance":
-            sent.append(kwargs["match_id"])
-
-    return send
-
-
-def test_advancing_is_handed_to_a_task_after_the_action_is_committed(
-    settings, monkeypatch, django_capture_on_commit_callbacks
-):
-    settings.TRUCO_PLAY_INLINE = False
-    settings.TRUCO_INSTANT_BOT_PLUGINS = frozenset()  # random replies from a worker too
-    sent = []
-    monkeypatch.setattr("tables.services.send_task", advances_into(sent))
-    match, (human,) = human_vs_bot()
-    client, state = open_match(match, human)
-    # The robots' first turns, when the table opens, go to a worker too (a request that ran a
-    # jailed robot took as long as it thought).
-    assert sent == [match.pk]
-    advance(match.pk)  # what the task does
-    sent.clear()
-    state = client.get(f"/api/play/matches/{match.pk}/").json()
-    legal = state["observations"][str(state["to_act"])]["legal"]
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            f"/api/play/matches/{match.pk}/act/", {"action": legal[0], "turn": state["turn"]}
-        )
-    assert response.status_code == 200
-    assert sent == [match.pk]
-    assert LiveMatch.objects.get(match=match).waiting == "bots"
-    advance(match.pk)  # what the task does
-    live = LiveMatch.objects.get(match=match)
-    assert live.waiting in ("human", "done")
-
-
 def test_a_late_timer_changes_nothing_once_the_decision_was_taken():
     from tables.services import expire
 
@@ -517,11 +478,12 @@ def test_a_robot_that_thinks_holds_no_transaction_and_no_lock(settings, monkeypa
 
 
 def test_moves_thought_on_a_table_that_moved_meanwhile_are_dropped():
-    """Two advances at once (a worker's and a request's catch-up) both think; the second to
-    write finds the table moved and keeps nothing of its own: no move is played twice."""
+    """Two advances at once (a host's and the sweep's, say) both think on the table as they
+    read it; the second to write finds the row's version moved on and keeps nothing of its
+    own: no move is played twice."""
     from django.db import transaction
 
-    from tables.services import record_thinking, think
+    from tables.live import LiveTable
 
     match, (human,) = human_vs_bot()
     client, state = open_match(match, human)
@@ -534,92 +496,21 @@ def test_moves_thought_on_a_table_that_moved_meanwhile_are_dropped():
     live = LiveMatch.objects.get(match=match)
     live.waiting = LiveMatch.Waiting.BOTS  # as if the bots' reply were still due
     live.save()
-    late = think(match.pk)
+    late = LiveTable.load(match.pk)
+    late.think()  # thought on the table as read, not written yet
     advance(match.pk)  # the other advance writes first
     after = LiveMatch.objects.get(match=match)
+    assert after.version > late.version
     with transaction.atomic():
-        assert record_thinking(match.pk, late) == (None, None)
+        row = LiveMatch.objects.select_for_update().get(match=match)
+        assert row.version != late.version  # what `advance` checks before writing: dropped
     again = LiveMatch.objects.get(match=match)
     assert (again.actions, again.game_no, again.waiting) == (
         after.actions,
         after.game_no,
         after.waiting,
     )
-
-
-class SlowRobot:
-    """A robot of 0.2 s a decision (a search, a jailed bundle)."""
-
-    def __init__(self, **kwargs):
-        pass
-
-    def act(self, observation):
-        import time
-
-        time.sleep(0.2)
-        return observation.legal[0]
-
-
-def test_robots_playing_for_an_absent_person_give_the_worker_back_between_slices(
-    settings, monkeypatch
-):
-    """The timer's task played the whole rest of a game for an absent person against a slow
-    robot (76 to 163 s), and every other table's timer waited in the queue behind it. An
-    advance now thinks for a slice, saves, and queues the rest behind the other tables."""
-    import time
-
-    import tables.services
-    from engine.plugins import registry
-
-    monkeypatch.setitem(registry().bots, "slow-robot", SlowRobot)
-    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"slow-robot", "heuristic"})
-    monkeypatch.setattr(tables.services, "ADVANCE_SLICE_SECONDS", 0.5)
-    match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
-    Entrant.objects.filter(tournament=match.tournament, bot__isnull=False).update(
-        bot=BotFactory(plugin="slow-robot")
-    )
-    open_match(match, human)
-    long_ago = timezone.now() - timedelta(seconds=61)
-    Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
-    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago)
-    settings.TRUCO_PLAY_INLINE = False
-    sent = []
-    monkeypatch.setattr("tables.services.send_task", advances_into(sent))
-    before = len(LiveMatch.objects.get(match=match).actions)
-    started = time.monotonic()
-    advance(match.pk)
-    assert time.monotonic() - started < 2.0  # one slice, not the game
-    live = LiveMatch.objects.get(match=match)
-    assert live.waiting == "bots" and len(live.actions) > before  # its moves are kept
-    assert sent == [match.pk]  # the rest waits its turn in the queue
-    for _ in range(200):  # the worker takes the slices one after the other
-        if Match.objects.get(pk=match.pk).status == Match.Status.DONE:
-            break
-        advance(match.pk)
-    assert Match.objects.get(pk=match.pk).status == Match.Status.DONE
-
-
-def test_a_request_leaves_the_robots_to_a_running_worker_unless_it_lost_them(settings, monkeypatch):
-    """With a play worker running, a request that saw the robots waiting five seconds ran
-    them itself, jail and all: 15 to 40 s answers, the same decisions thought twice."""
-    import tables.services
-    from tables.services import catch_up
-
-    match, (human,) = human_vs_bot()
-    open_match(match, human)
-    settings.TRUCO_PLAY_INLINE = False
-    monkeypatch.setattr(tables.services, "play_worker_alive", lambda: True)
-    ran = []
-    monkeypatch.setattr(tables.services, "advance", lambda match_id: ran.append(match_id))
-    live = LiveMatch.objects.get(match=match)
-    LiveMatch.objects.filter(pk=live.pk).update(
-        waiting="bots", updated_at=timezone.now() - timedelta(seconds=10)
-    )
-    catch_up(match.pk)
-    assert ran == []  # the worker has it
-    LiveMatch.objects.filter(pk=live.pk).update(updated_at=timezone.now() - timedelta(seconds=61))
-    catch_up(match.pk)
-    assert ran == [match.pk]  # a minute: the worker lost the message
+    late.close_bots()
 
 
 def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for():
@@ -639,30 +530,6 @@ def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for()
     sweep()
     live = LiveMatch.objects.get(match=match)
     assert live.waiting == "done" or len(live.actions) > ply
-
-
-def test_without_a_timer_a_request_hands_the_absent_persons_turn_to_a_running_worker(
-    settings, monkeypatch
-):
-    """Any visitor's request (anonymous ones too) ran the robot for the absent person in the web
-    process, every request again, even with a play worker running."""
-    import tables.services
-    from tables.services import catch_up
-
-    match, (human,) = human_vs_bot(disconnect_grace_seconds=60)
-    Tournament.objects.filter(pk=match.tournament_id).update(turn_seconds=0)
-    open_match(match, human)
-    long_ago = timezone.now() - timedelta(seconds=61)
-    Presence.objects.filter(live_id=match.pk).update(last_seen=long_ago)
-    LiveMatch.objects.filter(pk=match.pk).update(started_at=long_ago, updated_at=long_ago)
-    settings.TRUCO_PLAY_INLINE = False
-    monkeypatch.setattr(tables.services, "play_worker_alive", lambda: True)
-    ran, sent = [], []
-    monkeypatch.setattr(tables.services, "advance", lambda match_id: ran.append(match_id))
-    monkeypatch.setattr("tables.services.send_task", advances_into(sent))
-    for _ in range(5):
-        catch_up(match.pk)
-    assert ran == [] and sent == [match.pk]  # one task for the worker, not five, not here
 
 
 def test_a_table_refused_at_its_deal_is_not_left_behind(monkeypatch):

@@ -42,7 +42,7 @@ def test_tournament_page_and_replay_viewer(page, live_server, played):
 def test_a_human_plays_a_card_at_the_table(page, live_server, settings):
     from django.contrib.auth import get_user_model
 
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     get_user_model().objects.create_user("rosa", password="un-truco-largo-42")
     page.goto(f"{live_server.url}/accounts/login/?next=/play/")
     page.fill("input[name=username]", "rosa")
@@ -84,7 +84,7 @@ def test_table_chat_shows_a_message_as_text_never_as_markup(page, live_server, s
     """RULES.md section 5, spectators and chat: what someone says is shown escaped."""
     from django.contrib.auth import get_user_model
 
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     get_user_model().objects.create_user("nico", password="un-truco-largo-42")
     page.goto(f"{live_server.url}/accounts/login/?next=/play/")
     page.fill("input[name=username]", "nico")

@@ -47,7 +47,7 @@ def page(client, url="/play/") -> str:
 
 
 def test_practice_tables_are_not_in_the_public_tournament_list(client, played, settings):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     rosa = get_user_model().objects.create_user("rosa", password=PASSWORD)
     table = open_table(rosa, bot="random")
     home = page(client, "/")
@@ -55,7 +55,7 @@ def test_practice_tables_are_not_in_the_public_tournament_list(client, played, s
 
 
 def test_an_open_table_is_listed_for_others_to_join_and_the_seat_is_theirs(settings):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     rosa = get_user_model().objects.create_user("rosa", password=PASSWORD)
     waiting = open_table(rosa, bot="")  # free seats for people
     private = open_table(rosa, bot="", private=True)
@@ -74,7 +74,7 @@ def test_an_open_table_is_listed_for_others_to_join_and_the_seat_is_theirs(setti
 def test_your_past_tables_show_the_result_the_date_and_the_replays(settings):
     from tests.play.test_human_play import play_to_end
 
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     rosa = get_user_model().objects.create_user("rosa", password=PASSWORD)
     state = quick_state(rosa, bot="random", options={"target": 3})
     play_to_end(client_for(rosa), state["match"], state)
@@ -104,7 +104,7 @@ def test_the_form_gets_each_variants_presets_and_options_schema():
 
 
 def test_the_options_the_form_sends_make_the_table(settings):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     rosa = get_user_model().objects.create_user("rosa", password=PASSWORD)
     table = open_table(
         rosa, bot="random", preset="mineiro-pagat", variant="mineiro", options={"target": 9}
@@ -146,7 +146,7 @@ def test_the_language_chosen_sticks_over_the_browsers():
 
 
 def test_the_table_state_speaks_the_language_asked(settings):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     rosa = get_user_model().objects.create_user("rosa", password=PASSWORD)
     state = quick_state(rosa, {"HTTP_ACCEPT_LANGUAGE": "pt-BR"}, bot="random")
     seat = str(state["to_act"])

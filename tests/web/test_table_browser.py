@@ -107,7 +107,7 @@ def test_a_person_plays_a_whole_game_to_its_end_and_is_told_what_happened(
 ):
     from tournaments.models import Game
 
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     context, page = context_page(browser)
     sign_in(page, live_server.url, "rosa")
     open_table(page)
@@ -150,7 +150,7 @@ def test_on_a_phone_the_table_and_a_tournament_page_fit_the_screen(
     played,
     tmp_path,
 ):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     context, page = context_page(browser, viewport=PHONE)
     page.goto(f"{live_server.url}/tournaments/{played.pk}/")
     page.wait_for_selector("#standings tbody tr")
@@ -165,7 +165,7 @@ def test_on_a_phone_the_table_and_a_tournament_page_fit_the_screen(
 
 
 def test_a_portuguese_browser_gets_the_table_in_portuguese(browser, live_server, settings):
-    settings.TRUCO_PLAY_INLINE = True
+    settings.TRUCO_TABLES = "inline"
     context, page = context_page(browser, locale="pt-BR")
     sign_in(page, live_server.url, "lucia")
     assert "Nova mesa" in page.locator("main").inner_text()

@@ -1,0 +1,437 @@
+"""A table host: the process that keeps tables in play in memory, with their bot processes (one
+per robot seat for the whole match, kept across actions and games), runs their robots and their
+turn timers, and pushes each change to the players' and spectators' connections.
+
+How a table comes to a host, and leaves it: a host claims a table (a claim on `tables.hosts`,
+tables/routing.py) by taking its lease on the live match row (`host`, `host_lease_until`: a
+compare-and-set, so one host at a time), joins the table's group and renews its leases every
+few seconds. A host that dies stops renewing: when its leases run out, the next command or the
+tables' sweep has another host claim the table, which builds it again from the row (the match so
+far) and starts its bots again, told the match so far. A table idle for a while gives its bots
+back (they are started again when needed), and a host keeps at most TRUCO_TABLE_HOST_TABLES.
+
+Every change is made under the live match's row lock and checked against the row's version
+(tables/live.py): a host whose table changed elsewhere (a vote, a deal, another host) builds it
+again before changing it. People's decisions are taken at once; robots think in a thread of
+their table's own, outside any lock, so that one table's slow robot never holds another's.
+
+Run: `python manage.py table_host` (the production shape: scalable); the embedded default's
+web server runs one inside its own process (website/asgi).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import Q
+from django.utils import timezone, translation
+
+from engine.session import OVER, PAUSED
+from players.models import Player
+from tables import routing
+from tables.live import ADVANCE_SLICE_SECONDS, LiveTable, TableError, human_ids, load_match
+from tables.models import LiveMatch, TableHostBeat
+from tables.services import not_seated, touch
+from tables.signals import writing_as_host
+from tables.views_state import CannotWatch, render
+from tournaments import dispatch
+
+log = logging.getLogger(__name__)
+
+
+def host_name() -> str:
+    return os.environ.get("TRUCO_HOST_NAME") or f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass
+class Held:
+    """A table this host holds."""
+
+    match_id: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    table: LiveTable | None = None
+    views: Counter = field(default_factory=Counter)  # (viewer, language): connections
+    connected: Counter = field(default_factory=Counter)  # player id: connections
+    last_seen: dict[int, Any] = field(default_factory=dict)
+    timer: asyncio.TimerHandle | None = None
+    active: float = field(default_factory=time.monotonic)
+    players: dict[int, Player] = field(default_factory=dict)
+    thinking: bool = False
+
+
+class TableHost:
+    def __init__(self, name: str | None = None, *, threads: int | None = None):
+        self.name = name or host_name()
+        self.held: dict[int, Held] = {}
+        self.lease = float(settings.TRUCO_TABLE_LEASE_SECONDS)
+        self.idle = float(settings.TRUCO_TABLE_IDLE_SECONDS)
+        self.capacity = int(settings.TRUCO_TABLE_HOST_TABLES)
+        self.pool = ThreadPoolExecutor(
+            max_workers=threads or int(settings.TRUCO_TABLE_HOST_THREADS),
+            thread_name_prefix="table",
+        )
+        self.channel: str | None = None
+        self.stopping = False
+
+    # --- running ----------------------------------------------------------------------------
+    async def serve(self) -> None:
+        layer = routing.layer()
+        self.channel = await layer.new_channel()
+        await self.run(self.beat)
+        loops = [
+            self._receive(self.channel),
+            self._receive(routing.HOSTS_CHANNEL),
+            self._every(self.lease / 3, self.renew),
+            self._every(10.0, self.tidy),
+        ]
+        try:
+            await asyncio.gather(*loops)
+        finally:
+            await self.stop()
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for match_id in list(self.held):
+            await self.drop(match_id, release=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    async def run(self, function, *args):
+        """`function` in a thread of the host's pool, with fresh database connections."""
+
+        def job():
+            close_old_connections()
+            try:
+                with writing_as_host():  # its own writes tell no host (tables/signals.py)
+                    return function(*args)
+            finally:
+                close_old_connections()
+
+        return await asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+    async def _receive(self, channel: str) -> None:
+        layer = routing.layer()
+        while not self.stopping:
+            message = await layer.receive(channel)
+            asyncio.create_task(self._safely(self.dispatch(message)))
+
+    async def _every(self, seconds: float, function) -> None:
+        while not self.stopping:
+            await asyncio.sleep(seconds)
+            await self._safely(function())
+
+    async def _safely(self, awaitable) -> None:
+        try:
+            await awaitable
+        except Exception:  # one table's trouble never stops the host
+            log.exception("table host %s", self.name)
+
+    # --- messages ---------------------------------------------------------------------------
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "table.claim":
+            await self.claim(int(message["match"]))
+        elif kind == "table.command":
+            await self.command(message)
+
+    async def reply(self, message: dict[str, Any], answer: dict[str, Any]) -> None:
+        if message.get("reply"):
+            await routing.layer().send(message["reply"], {"type": "table.reply", **answer})
+
+    async def command(self, message: dict[str, Any]) -> None:
+        match_id = int(message["match"])
+        held = self.held.get(match_id)
+        if held is None:
+            return  # not ours (any more): the sender claims it when nobody acknowledges
+        await self.reply(message, {"ack": True, "id": message.get("id")})
+        command = message["command"]
+        try:
+            async with held.lock:
+                held.active = time.monotonic()
+                answer = await getattr(self, f"on_{command}")(held, message)
+        except TableError as exc:
+            await self.reply(message, {"error": str(exc), "status": exc.status})
+            return
+        if answer is not None:
+            await self.reply(message, answer)
+
+    # --- holding tables ---------------------------------------------------------------------
+    async def claim(self, match_id: int) -> None:
+        if match_id in self.held or len(self.held) >= self.capacity or self.stopping:
+            if len(self.held) >= self.capacity and match_id not in self.held:
+                await routing.claim(match_id)  # full here: another host takes it
+            return
+        if not await self.run(self.take_lease, match_id):
+            return
+        held = self.held[match_id] = Held(match_id)
+        await routing.layer().group_add(routing.table_group(match_id), self.channel)
+        async with held.lock:
+            if not await self.run(self.rebuild, held):
+                await self.drop(match_id, release=True)
+                return
+            await self.play_on(held)
+
+    def take_lease(self, match_id: int) -> bool:
+        now = timezone.now()
+        taken = (
+            LiveMatch.objects.filter(
+                match_id=match_id,
+                match__status="running",
+            )
+            .exclude(waiting=LiveMatch.Waiting.DONE)
+            .filter(Q(host="") | Q(host=self.name) | Q(host_lease_until__lt=now))
+            .update(host=self.name, host_lease_until=now + timedelta(seconds=self.lease))
+        )
+        return taken == 1
+
+    async def drop(self, match_id: int, *, release: bool) -> None:
+        held = self.held.pop(match_id, None)
+        if held is None:
+            return
+        if held.timer is not None:
+            held.timer.cancel()
+        await routing.layer().group_discard(routing.table_group(match_id), self.channel)
+        if held.table is not None:
+            await self.run(held.table.close_bots)
+        if release:
+            await self.run(
+                lambda: LiveMatch.objects.filter(match_id=match_id, host=self.name).update(
+                    host="", host_lease_until=None
+                )
+            )
+
+    def renew(self):
+        return self._renew()
+
+    async def _renew(self) -> None:
+        owned = list(self.held)
+        if owned:
+            kept = await self.run(self._renew_rows, owned)
+            for match_id in set(owned) - kept:  # another host holds it now, or it is over
+                await self.drop(match_id, release=False)
+        await self.run(self.beat)
+
+    def _renew_rows(self, owned: list[int]) -> set[int]:
+        until = timezone.now() + timedelta(seconds=self.lease)
+        rows = LiveMatch.objects.filter(match_id__in=owned, host=self.name).exclude(
+            waiting=LiveMatch.Waiting.DONE
+        )
+        rows.update(host_lease_until=until)
+        return set(rows.values_list("match_id", flat=True))
+
+    def beat(self) -> None:
+        TableHostBeat.objects.update_or_create(
+            name=self.name, defaults={"seen_at": timezone.now(), "tables": len(self.held)}
+        )
+
+    async def tidy(self) -> None:
+        """Tables idle for a while give their bots back; tables over and unwatched go."""
+        now = time.monotonic()
+        for match_id, held in list(self.held.items()):
+            if held.lock.locked() or now - held.active < self.idle:
+                continue
+            table = held.table
+            if table is None or table.game is None and not held.views:
+                await self.drop(match_id, release=True)
+            elif not held.connected:
+                await self.run(table.close_bots)
+
+    # --- building and playing -------------------------------------------------------------
+    def rebuild(self, held: Held) -> bool:
+        """The table from its rows, keeping the bots of its seats (one process per seat)."""
+        try:
+            match = load_match(held.match_id)
+        except TableError:
+            return False
+        live = LiveMatch.objects.filter(match=match).first()
+        if live is None or live.host != self.name:
+            return False
+        if held.table is None:
+            held.table = LiveTable(match, live)
+        else:
+            held.table.refresh(match, live)
+        held.table.seen(held.connected, held.last_seen)
+        return True
+
+    def locked_row(self, held: Held) -> LiveMatch:
+        """The table's row, locked for the caller's transaction; the table built again if it
+        changed elsewhere since this host wrote it."""
+        row = LiveMatch.objects.select_for_update().filter(match_id=held.match_id).first()
+        if row is None or row.host != self.name:
+            raise TableError("this table moved to another host: try again", 503)
+        if held.table is None or row.version != held.table.version:
+            self.rebuild(held)
+        held.table.seen(held.connected, held.last_seen)
+        return row
+
+    async def play_on(self, held: Held) -> None:
+        """After a change: push it; robots to play think, outside any lock, slice by slice,
+        and what they played is written under it; a person's turn gets its timer."""
+        await self.push(held)
+        while held.table is not None and held.table.game is not None:
+            table = held.table
+            game = table.game
+            if game.waiting_for_person and not table.absent_seats():
+                break
+            version = table.version
+            status = await self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
+            kept = await self.run(self.keep_thinking, held, version, status)
+            if not kept:
+                break
+            await self.push(held)
+            if status not in (OVER, PAUSED) and game.waiting_for_person:
+                break
+        self.set_timer(held)
+        if held.table is not None and held.table.recorded:
+            await self.run(dispatch.continue_tournament, held.table.tournament.pk)
+            held.table.recorded = False
+
+    def keep_thinking(self, held: Held, version: int, status: str) -> bool:
+        with transaction.atomic():
+            row = LiveMatch.objects.select_for_update().filter(match_id=held.match_id).first()
+            if row is None or row.host != self.name or row.version != version:
+                self.rebuild(held)  # the table moved meanwhile: its moves are dropped
+                return False
+            if status == OVER:
+                held.table.end_game()
+            held.table.save()
+        return True
+
+    def set_timer(self, held: Held) -> None:
+        if held.timer is not None:
+            held.timer.cancel()
+            held.timer = None
+        table = held.table
+        if table is None or table.game is None:
+            return
+        live = table.live
+        loop = asyncio.get_running_loop()
+        due = None
+        if live.turn_deadline is not None and table.game.waiting_for_person:
+            due = (live.turn_deadline - timezone.now()).total_seconds() + 0.05
+            args = ("time_out", live.game_no, table.game.ply)
+        elif table.game.waiting_for_person:
+            # No timer: a person away past the grace is played for once it has passed.
+            grace = table.settings.disconnect_grace_seconds
+            due, args = grace + 0.5, ("absent", live.game_no, table.game.ply)
+        if due is not None:
+            held.timer = loop.call_later(
+                max(0.0, due), lambda: asyncio.create_task(self._safely(self.due(held, *args)))
+            )
+
+    async def due(self, held: Held, kind: str, game_no: int, ply: int) -> None:
+        if self.held.get(held.match_id) is not held:
+            return
+        async with held.lock:
+            if kind == "time_out":
+                if await self.run(self.expire, held, game_no, ply):
+                    await self.play_on(held)
+            else:
+                await self.play_on(held)
+
+    def expire(self, held: Held, game_no: int, ply: int) -> bool:
+        with transaction.atomic():
+            self.locked_row(held)
+            if not held.table.time_out(game_no, ply):
+                return False
+            held.table.save()
+        return True
+
+    # --- pushing -----------------------------------------------------------------------------
+    async def push(self, held: Held) -> None:
+        table = held.table
+        if table is None:
+            return
+        layer = routing.layer()
+        for viewer, language in list(held.views):
+            state = await self.run(self.render, held, viewer, language)
+            if state is not None:
+                await layer.group_send(
+                    routing.view_group(held.match_id, viewer, language),
+                    {"type": "table.state", "state": state},
+                )
+
+    def render(self, held: Held, viewer: str, language: str) -> dict[str, Any] | None:
+        player = None
+        if viewer.startswith("p"):
+            player_id = int(viewer[1:])
+            player = held.players.get(player_id)
+            if player is None:
+                player = held.players[player_id] = Player.objects.get(pk=player_id)
+        with translation.override(language):
+            try:
+                return render(held.table.match, held.table, player, staff=viewer == "staff")
+            except CannotWatch:
+                return None
+
+    # --- the commands ------------------------------------------------------------------------
+    async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
+        await self.run(self.act, held, message)
+        await self.play_on(held)
+        return {"ok": True, "version": held.table.version if held.table else None}
+
+    def act(self, held: Held, message: dict[str, Any]) -> None:
+        player = int(message["player"])
+        with transaction.atomic():
+            self.locked_row(held)
+            table = held.table
+            if player not in human_ids(table.match):
+                raise TableError(not_seated(table.settings), 403)
+            table.act(player, message.get("action"), message.get("seat"), message.get("turn"))
+            if message.get("ip"):
+                touch(held.match_id, player, message["ip"])
+            held.last_seen[player] = timezone.now()
+            if table.bots_reply_at_once():
+                table.advance()  # a millisecond a decision: in this transaction
+            table.save()
+
+    async def on_changed(self, held: Held, message: dict[str, Any]) -> None:
+        await self.run(self.rebuild, held)
+        await self.play_on(held)
+
+    async def on_watch(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
+        viewer, language = message["viewer"], message["language"]
+        held.views[(viewer, language)] += 1
+        player = message.get("player")
+        if player is not None:
+            held.connected[player] += 1
+            held.last_seen[player] = timezone.now()
+        state = await self.run(self.render, held, viewer, language)
+        if player is not None and held.table is not None and held.table.stood_in:
+            await self.play_on(held)  # back: the robot standing in hands the seat back
+        return {"state": state}
+
+    async def on_unwatch(self, held: Held, message: dict[str, Any]) -> None:
+        key = (message["viewer"], message["language"])
+        held.views[key] -= 1
+        if held.views[key] <= 0:
+            del held.views[key]
+        player = message.get("player")
+        if player is not None:
+            held.connected[player] -= 1
+            held.last_seen[player] = timezone.now()
+            if held.connected[player] <= 0:
+                del held.connected[player]
+                self.set_timer(held)  # away: played for once the grace has passed
+        return None
+
+    async def on_state(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
+        state = await self.run(self.render, held, message["viewer"], message["language"])
+        if state is None:
+            raise TableError("this table does not allow spectators", 403)
+        return {"state": state}
+
+
+def serve_forever() -> None:
+    """Run a table host in this process until stopped (manage.py table_host)."""
+    asyncio.run(TableHost().serve())

@@ -1,0 +1,430 @@
+"""A table in play, in memory: its rows, its seats, the engine's match session (the plan of the
+match, its finished games, one bot process per robot seat kept across the whole match) and the
+game in play (engine/session.py: the one game loop, here waiting for people's decisions).
+
+A LiveTable is built from the database (`load`): the live match row holds everything that
+resumes it (the finished games, this game's actions, who was played for, the bots' logs and
+clocks), since a game is deterministic given its seed. A table host keeps LiveTables in memory
+between people's actions (tables/host.py); without one, a request loads the table, changes it
+and drops it (tables/services.py). Either way every change is written back under the live
+match's row lock and its `version` goes up by one: whoever holds a LiveTable whose version is
+no longer the row's builds it again before changing anything.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from engine.errors import IllegalAction
+from engine.match import MatchGame, MatchSession, MatchSpec
+from engine.match import MatchResult as EngineMatchResult
+from engine.runner import IN_PROCESS
+from engine.session import OVER, PAUSED, WAITING, GameSession, NotYourTurn  # noqa: F401
+from submitted_bots.budgets import decision_budget
+from submitted_bots.playing import spec_for
+from tables.models import LiveMatch, Presence, settings_of
+from tables.seating import game_from_json, game_to_json
+from tables.settlement import settle_game
+from tournaments import execution
+from tournaments.models import Match
+from tournaments.scheduling import match_plan, needs_winner, rated_player_ids
+from tournaments.seating import Seat, robot, seating
+
+# Seconds of robots' thinking per advance: a game robots play out for an absent person (a slow
+# robot of ten seconds a decision) must not hold whoever advances it for minutes.
+ADVANCE_SLICE_SECONDS = 3.0
+
+
+class TableError(Exception):
+    """A command a table refuses; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def load_match(match_id: int, *, lock: bool = False) -> Match:
+    """The match with what a table reads of it (tournament, table settings, entrants, bots,
+    members) in two queries; its row locked for the caller's transaction with `lock`."""
+    rows = Match.objects.select_related(
+        "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot"
+    ).prefetch_related("entrant_a__members", "entrant_b__members")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    try:
+        return rows.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise TableError("no such match", 404) from None
+
+
+def human_ids(match: Match) -> set[int]:
+    ids: set[int] = set()
+    for entrant in (match.entrant_a, match.entrant_b):
+        if entrant is not None and entrant.bot_id is None:
+            ids |= {p.pk for p in entrant.members.all()}
+    return ids
+
+
+def has_humans(match: Match) -> bool:
+    return any(e is not None and e.bot_id is None for e in (match.entrant_a, match.entrant_b))
+
+
+def side_spec(match: Match, side: str):
+    """Who plays a side's seats that no person takes: its bot, or (a side of people) the robot
+    that partners them and plays for them while they are away."""
+    entrant = match.entrant_a if side == "a" else match.entrant_b
+    if entrant is not None and entrant.bot is not None:
+        return spec_for(entrant.bot, match.tournament.turn_seconds)
+    return robot()
+
+
+def person_keys(match: Match) -> set[tuple[str, int]]:
+    """The seat keys (side, place in the side) where people sit: members in seat order."""
+    keys = set()
+    for side, entrant in (("a", match.entrant_a), ("b", match.entrant_b)):
+        if entrant is not None and entrant.bot_id is None:
+            keys |= {(side, place) for place in range(len(entrant.members.all()))}
+    return keys
+
+
+def match_spec(match: Match) -> MatchSpec:
+    tournament = match.tournament
+    time_control = None
+    if tournament.bank_seconds:
+        time_control = f"{tournament.bank_seconds}+{tournament.increment_seconds:g}"
+    return MatchSpec(
+        variant=tournament.variant,
+        side_a=side_spec(match, "a"),
+        side_b=side_spec(match, "b"),
+        players=tournament.players,
+        options=tournament.options,
+        preset=tournament.preset or None,
+        games=tournament.games_per_match,
+        pairs=tournament.pairs_per_match,
+        seed=match.seed,
+        decision_seconds=decision_budget(tournament.turn_seconds),
+        time_control=time_control,
+    )
+
+
+class LiveTable:
+    """See the module's docstring. `seats` are the seats of the game in play (or of the next
+    one between games); `game` the engine's GameSession, None between games and once over."""
+
+    def __init__(self, match: Match, live: LiveMatch):
+        self.match = match
+        self.live = live
+        self.tournament = match.tournament
+        self.settings = settings_of(self.tournament)
+        self.version = live.version
+        self.finished: list[MatchGame] = [game_from_json(g) for g in live.games]
+        self.plan = match_plan(self.tournament, match.seed)
+        self.session: MatchSession | None = None
+        self.game: GameSession | None = None
+        self.present: set[int] | None = None  # players a host sees connected (None: ask rows)
+        self._last_seen: dict[int, Any] = {}
+        self.stood_in: set[int] = set()
+        self._open_game()
+
+    # --- building ---------------------------------------------------------------------------
+    @classmethod
+    def load(cls, match_id: int, *, lock: bool = False) -> LiveTable:
+        """The table of match `match_id` (its live match row locked with `lock`); TableError
+        when it has none (the match was never opened)."""
+        match = load_match(match_id, lock=lock)
+        rows = LiveMatch.objects.filter(match=match)
+        if lock:
+            rows = rows.select_for_update()
+        live = rows.first()
+        if live is None:
+            raise TableError("the match has not started: open it first", 409)
+        return cls(match, live)
+
+    def refresh(self, match: Match, live: LiveMatch) -> None:
+        """Someone else changed the table (its row's version moved on): build it again from
+        the rows, keeping the bots of the seats that are still theirs (one process per seat
+        per match: never a second one)."""
+        old = self.session
+        self.__init__(match, live)
+        if old is not None and self.session is not None:
+            self.session.pool = old.pool  # the same processes go on with the same seats
+        elif old is not None:
+            old.close()
+
+    def _open_game(self) -> None:
+        live, match = self.live, self.match
+        running = match.status == Match.Status.RUNNING
+        if not running or live.waiting == LiveMatch.Waiting.DONE:
+            self.seats = seating(match, self.tournament.players, 0)
+            return
+        self.session = MatchSession(
+            match_spec(match),
+            needs_winner=needs_winner(self.tournament),
+            persons=person_keys(match),
+            finished=self.finished,
+            notify=False,
+        )
+        planned = self.plan.next_game(self.finished)
+        self.seats = seating(match, self.tournament.players, planned.a_team if planned else 0)
+        if live.waiting == LiveMatch.Waiting.NEXT or planned is None:
+            return  # not dealt yet: a player's table waits for its master to deal
+        self.game = self.session.next_game(
+            actions=live.actions,
+            timeouts=live.auto_played,
+            logs=live.bot_logs,
+            clocks=live.clocks,
+        )
+
+    # --- facts ------------------------------------------------------------------------------
+    @property
+    def turn(self) -> int | None:
+        """The number of the decision pending: the match's actions so far (its finished
+        games', then this game's). An action names it, so that one sent for a decision taken
+        already (a second click, a late tab) is told apart from a new one."""
+        if self.game is None:
+            return None
+        return sum(g.result.actions for g in self.finished) + self.game.ply
+
+    def seats_of(self, player_id: int | None) -> list[int]:
+        return [s.seat for s in self.seats if player_id is not None and s.player == player_id]
+
+    def robots(self) -> list[Seat]:
+        return [s for s in self.seats if not s.is_human]
+
+    def absent_seats(self) -> set[int]:
+        """The people's seats whose person has been away past the disconnection grace."""
+        grace = self.settings.disconnect_grace_seconds
+        since = self.live.started_at or timezone.now()
+        if self.present is not None:  # a host: the connected, and when each was last seen
+            seen = dict(self._last_seen)
+        else:
+            seen = dict(
+                Presence.objects.filter(live=self.live).values_list("player_id", "last_seen")
+            )
+        cutoff = timezone.now() - timedelta(seconds=grace)
+        return {
+            s.seat
+            for s in self.seats
+            if s.is_human
+            and (self.present is None or s.player not in self.present)
+            and seen.get(s.player, since) < cutoff
+        }
+
+    def bots_reply_at_once(self) -> bool:
+        """Whether every robot of the table is a trusted built-in of TRUCO_INSTANT_BOT_PLUGINS
+        run in this process (a millisecond a decision): their replies are played in the same
+        transaction as the person's action."""
+        instant = getattr(settings, "TRUCO_INSTANT_BOT_PLUGINS", frozenset())
+        return all(
+            s.bot is not None and s.bot.isolation == IN_PROCESS and s.bot.name in instant
+            for s in self.robots()
+        )
+
+    # --- people's commands ------------------------------------------------------------------
+    def act(self, player_id: int, action: Any, seat: Any = None, turn: Any = None) -> int:
+        """A person's decision for the decision numbered `turn`: only a seat of theirs, only
+        when it is to act, only one of its legal actions. Returns the seat it was for."""
+        if not isinstance(action, str) or not action.strip():
+            raise TableError("`action` must be one of your legal actions, as a string")
+        mine = self.seats_of(player_id)
+        if not mine:
+            raise TableError("you do not play in this match", 403)
+        if self.game is None or self.match.status != Match.Status.RUNNING:
+            if self.live.waiting == LiveMatch.Waiting.NEXT:
+                raise TableError("the next game has not been dealt yet", 409)
+            raise TableError("the match is over", 409)
+        if type(turn) is not int or turn < 0:
+            raise TableError("`turn` must name the decision you answer: the `turn` of the state")
+        if turn != self.turn:
+            raise TableError(
+                f"that action answers turn {turn}, but the table is at turn {self.turn}: "
+                "it was already answered (reload the table); nothing was changed",
+                409,
+            )
+        if seat is None:
+            seat = self.game.to_act if self.game.to_act in mine else mine[0]
+        if type(seat) is not int or seat not in mine:
+            raise TableError(f"seat {seat!r} is not yours; yours: {mine}", 403)
+        try:
+            self.game.act(seat, action.strip())
+        except NotYourTurn as exc:
+            raise TableError(str(exc), 409) from None
+        except IllegalAction as exc:
+            raise TableError(str(exc)) from None
+        self.stood_in.discard(seat)
+        return seat
+
+    def time_out(self, game_no: int, ply: int) -> bool:
+        """The turn timer of decision (game_no, ply) ran out: the game plays the default
+        action for the person. Nothing if that decision was taken meanwhile."""
+        live = self.live
+        if (
+            self.game is None
+            or self.game.over
+            or not self.game.waiting_for_person
+            or live.game_no != game_no
+            or self.game.ply != ply
+            or live.turn_deadline is None
+            or live.turn_deadline > timezone.now()
+        ):
+            return False
+        self.game.time_out()
+        return True
+
+    # --- the robots -------------------------------------------------------------------------
+    def think(self, until: float | None = None) -> str:
+        """The robots (and robots standing in for people away past the grace) play the game in
+        play up to a present person's decision (WAITING), its end (OVER: `end_game` writes
+        it, under the live match's lock) or `until` (time.monotonic()) with a robot still to
+        act (PAUSED). Nothing is written: robots may think outside any lock."""
+        if self.game is None:
+            return WAITING
+        self._stand_in_for_the_absent()
+        return self.game.advance(until=until)
+
+    def advance(self, until: float | None = None) -> str:
+        """`think`, and each game that ends ended (`end_game`), the next one played in turn:
+        for a caller that holds the live match's lock. WAITING or PAUSED."""
+        while self.game is not None:
+            status = self.think(until)
+            if status != OVER:
+                return status
+            self.end_game()
+            if self.game is not None and until is not None and time.monotonic() >= until:
+                return PAUSED
+        return WAITING
+
+    def _stand_in_for_the_absent(self) -> None:
+        game, session = self.game, self.session
+        absent = self.absent_seats()
+        for seat in range(game.players):
+            if not game.is_person(seat):
+                continue
+            if seat in absent:
+                game.stand_in(seat, session.stand_in_for(seat))
+                self.stood_in.add(seat)
+            elif seat in self.stood_in:
+                game.hand_back(seat)
+                self.stood_in.discard(seat)
+
+    # --- games and the match ----------------------------------------------------------------
+    def end_game(self) -> None:
+        """The game in play is over: it is kept with the live match and paid (chips, ranking
+        points); then the next game starts, waits for its deal, or the match is recorded."""
+        played = self.session.games[-1]
+        self.finished = list(self.session.games)
+        settle_game(self.match.pk, played.index, self.settings, self.seats, played.result.winner)
+        live = self.live
+        live.games = [*live.games, game_to_json(played)]
+        live.game_no = len(live.games)
+        live.actions, live.auto_played, live.bot_logs, live.clocks = [], [], {}, None
+        live.end_votes = []  # a vote to end amicably is about the game in play
+        live.turn_deadline = None
+        self.game = None
+        self.stood_in.clear()
+        planned = self.plan.next_game(self.finished)
+        if planned is None:
+            self.finish_match()
+            return
+        self.seats = seating(self.match, self.tournament.players, planned.a_team)
+        if self.settings.is_players_table:
+            live.waiting = LiveMatch.Waiting.NEXT  # the master may change options, then deals
+            return
+        self.game = self.session.next_game()
+
+    def deal(self) -> None:
+        """The next game of a player's table starts (its master dealt it)."""
+        self.live.waiting = LiveMatch.Waiting.BOTS
+        if self.session is None or self.plan.next_game(self.finished) is None:
+            return
+        self.game = self.session.next_game()
+
+    def finish_match(self) -> None:
+        """Record the match as a match of bots is (tournaments.execution.record_match: games,
+        result, rating), then close the table."""
+        match, tournament = self.match, self.tournament
+        result = EngineMatchResult(list(self.finished), self.plan.planned)
+        played = execution.Played(
+            games=list(self.finished),
+            winner_side=result.winner,
+            deciders=result.deciders,
+            seconds=(timezone.now() - (match.started_at or timezone.now())).total_seconds(),
+            pair_scores=result.pair_scores(),
+        )
+        recorded = execution.record_match(
+            match.pk,
+            match.claim_token,
+            played,
+            attempt=match.attempts,
+            competitive=tournament.competitive,
+            team_a=rated_player_ids(match.entrant_a),
+            team_b=rated_player_ids(match.entrant_b),
+        )
+        if recorded:
+            match.status = Match.Status.DONE
+        self.close()
+        self.recorded = recorded
+
+    recorded = False
+
+    def close(self) -> None:
+        live = self.live
+        live.waiting = LiveMatch.Waiting.DONE
+        live.to_act = None
+        live.turn_deadline = None
+        live.finished_at = live.finished_at or timezone.now()
+        self.game = None
+        if self.session is not None:
+            self.session.close()
+
+    def close_bots(self) -> None:
+        """Stop this table's bot processes (an idle table, or one another host took): they
+        are started again, told the match so far, when next needed."""
+        if self.session is not None:
+            self.session.close()
+            self.session.pool = type(self.session.pool)()
+            self.session.closed = False
+
+    # --- writing it back --------------------------------------------------------------------
+    def save(self, *, timer: bool = True) -> LiveMatch:
+        """Write the table to its live match row (the caller holds its lock), its version one
+        up. With a person to act, their turn's deadline is set when the decision is new."""
+        live, game = self.live, self.game
+        # The decision the row waited for before this change: a deadline is kept for it.
+        was = (live.waiting, live.to_act, live.game_no, len(live.actions), live.turn_deadline)
+        if game is not None:
+            live.actions = game.actions
+            live.auto_played = list(game.timeouts)
+            live.bot_logs = {str(seat): text for seat, text in game.logs.items()}
+            live.clocks = list(game.clocks) if game.clocks is not None else None
+            seat = game.to_act
+            if game.waiting_for_person:
+                turn = self.tournament.turn_seconds
+                same = was[:4] == (LiveMatch.Waiting.HUMAN, seat, live.game_no, game.ply)
+                if not (same and was[4]):
+                    live.turn_deadline = (
+                        timezone.now() + timedelta(seconds=turn) if turn and timer else None
+                    )
+                live.waiting = LiveMatch.Waiting.HUMAN
+            else:
+                live.turn_deadline = None
+                if live.waiting != LiveMatch.Waiting.NEXT:
+                    live.waiting = LiveMatch.Waiting.BOTS
+            live.to_act = seat
+        live.save()  # its version one up (LiveMatch.save)
+        self.version = live.version
+        if self.match.status == Match.Status.DONE or live.waiting == LiveMatch.Waiting.DONE:
+            self.match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
+        return live
+
+    # --- for the host ------------------------------------------------------------------------
+    def seen(self, players: Iterable[int], last_seen: dict[int, Any]) -> None:
+        """What a host knows of its people: who is connected now, when each was last seen."""
+        self.present = set(players)
+        self._last_seen = dict(last_seen)

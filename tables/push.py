@@ -1,0 +1,157 @@
+"""The push channel of a table: a WebSocket per viewer (`/ws/play/matches/<id>/`), served by the
+ASGI server (Django Channels), which holds hundreds of idle connections without a thread each.
+
+A connection joins the group of its view (`view.<match>.<viewer>.<language>`: a player's own
+seats' view, or the spectators'), tells the table's host it watches (the host renders that view
+after every change and sends it to the group), and forwards its person's actions to the host.
+Messages, as JSON:
+
+- from the page: `{"type": "act", "action": "play 4c", "turn": 12, "seat": 0}`;
+- to the page: `{"type": "state", "state": {...}}` (what `GET /api/play/matches/<id>/` answers),
+  `{"type": "acted", "turn": 12}`, `{"type": "error", "detail": ..., "status": 409}`,
+  `{"type": "chat", "message": {...}}`.
+
+A spectator's stream carries only the spectator's view (engine/spectator.py): never a card a
+spectator may not see. The page falls back to polling the REST API when the connection drops,
+and says that it reconnects (tables/static/tables/play.js).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.urls import path
+from django.utils import translation
+
+from players.people import player_of
+from tables import routing
+from tables.live import TableError, human_ids, load_match
+from tables.models import settings_of
+from tables.services import touch
+
+FORBIDDEN = 4403  # a WebSocket close code: not yours to watch
+GONE = 4404
+
+
+def viewer_of(match_id: int, user) -> tuple[str, int | None] | None:
+    """(viewer key, player id) of `user` at the table, or None: not allowed to watch."""
+    try:
+        match = load_match(match_id)
+    except TableError:
+        return None
+    player = player_of(user) if user is not None else None
+    if player is not None and player.pk in human_ids(match):
+        return f"p{player.pk}", player.pk
+    if user is not None and user.is_authenticated and user.is_staff:
+        return "staff", None
+    if settings_of(match.tournament).spectators:
+        return "public", None
+    return None
+
+
+def language_of(scope) -> str:
+    """The viewer's language: the site's cookie, else the browser's."""
+    cookies = scope.get("cookies") or {}
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    supported = {code for code, _ in settings.LANGUAGES}
+    if chosen in supported:
+        return chosen
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            for part in value.decode("latin-1").split(","):
+                code = translation.get_supported_language_variant(
+                    part.split(";")[0].strip() or settings.LANGUAGE_CODE
+                ) if part.strip() else None
+                if code:
+                    return code
+    return settings.LANGUAGE_CODE
+
+
+def client_address(scope) -> str | None:
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    viewer: str
+    player: int | None = None
+    watching = False
+
+    async def connect(self):
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        who = await database_sync_to_async(viewer_of)(self.match_id, self.scope.get("user"))
+        if who is None:
+            await self.close(code=FORBIDDEN)
+            return
+        self.viewer, self.player = who
+        self.language = language_of(self.scope)
+        self.ip = client_address(self.scope)
+        self.group = routing.view_group(self.match_id, self.viewer, self.language)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(routing.chat_group(self.match_id), self.channel_name)
+        await self.accept()
+        if self.player is not None:
+            await database_sync_to_async(touch)(self.match_id, self.player, self.ip)
+        try:
+            answer = await routing.ask_async(self.match_id, "watch", **self.who())
+        except TableError as exc:
+            await self.send_json({"type": "error", "detail": str(exc), "status": exc.status})
+            return
+        self.watching = True
+        if answer.get("state") is not None:
+            await self.send_json({"type": "state", "state": answer["state"]})
+
+    def who(self) -> dict[str, Any]:
+        return {"viewer": self.viewer, "language": self.language, "player": self.player}
+
+    async def disconnect(self, code):
+        if not hasattr(self, "group"):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(routing.chat_group(self.match_id), self.channel_name)
+        if self.watching:
+            await self.channel_layer.group_send(
+                routing.table_group(self.match_id),
+                {
+                    "type": "table.command",
+                    "match": self.match_id,
+                    "command": "unwatch",
+                    **self.who(),
+                },
+            )
+
+    async def receive_json(self, content, **kwargs):
+        if not isinstance(content, dict) or content.get("type") != "act":
+            await self.send_json({"type": "error", "detail": "unknown message", "status": 400})
+            return
+        if self.player is None:
+            await self.send_json(
+                {"type": "error", "detail": "you do not play in this match", "status": 403}
+            )
+            return
+        try:
+            await routing.ask_async(
+                self.match_id,
+                "act",
+                player=self.player,
+                action=content.get("action"),
+                seat=content.get("seat"),
+                turn=content.get("turn"),
+                ip=self.ip,
+            )
+        except TableError as exc:
+            await self.send_json({"type": "error", "detail": str(exc), "status": exc.status})
+            return
+        await self.send_json({"type": "acted", "turn": content.get("turn")})
+
+    async def table_state(self, event):
+        await self.send_json({"type": "state", "state": event["state"]})
+
+    async def table_chat(self, event):
+        await self.send_json({"type": "chat", "message": event["message"]})
+
+
+websocket_urls = [path("ws/play/matches/<int:match_id>/", TableConsumer.as_asgi())]

@@ -1,0 +1,102 @@
+"""How commands reach the table host that keeps a table (TRUCO_TABLES=hosts), over the Channels
+layer (Redis in the production shape, in memory in the embedded default's one process).
+
+- Each table host reads the claims channel `tables.hosts` (each message goes to one host) and
+  its own channel; a host that holds table N is the member of the group `table.N`.
+- A command to a table goes to its group. The host answers at once that it has it (`ack`),
+  then with the outcome; with no ack in ACK_SECONDS (no host holds the table: never claimed,
+  or its host is gone) the table is claimed on `tables.hosts` and the command sent again.
+- The states a host renders go to the groups `view.N.<viewer>.<language>` that the players' and
+  spectators' connections joined (tables/push.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from tables.live import TableError
+from tables.models import LiveMatch
+
+HOSTS_CHANNEL = "tables.hosts"
+ACK_SECONDS = 1.5  # a host answers at once that it has the command; past this, no host has it
+ANSWER_SECONDS = 30.0  # robots may think a slice before the outcome is known
+TRIES = 3
+
+
+def table_group(match_id: int) -> str:
+    return f"table.{match_id}"
+
+
+def view_group(match_id: int, viewer: str, language: str) -> str:
+    return f"view.{match_id}.{viewer}.{language.replace('_', '-')}"
+
+
+def chat_group(match_id: int) -> str:
+    return f"chat.{match_id}"
+
+
+def layer():
+    return get_channel_layer()
+
+
+async def claim(match_id: int) -> None:
+    """Ask the hosts that one of them takes the table (the one that reads this first)."""
+    await layer().send(HOSTS_CHANNEL, {"type": "table.claim", "match": match_id})
+
+
+async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any]:
+    """Send `command` to the table's host and wait for its outcome: a dict, or TableError (the
+    host's refusal, with its HTTP status)."""
+    channels = layer()
+    reply = await channels.new_channel()
+    message = {
+        "type": "table.command",
+        "match": match_id,
+        "command": command,
+        "reply": reply,
+        "id": uuid.uuid4().hex,
+        **fields,
+    }
+    for _attempt in range(TRIES):
+        await channels.group_send(table_group(match_id), message)
+        try:
+            answer = await asyncio.wait_for(channels.receive(reply), ACK_SECONDS)
+        except TimeoutError:
+            await claim(match_id)  # nobody holds it: a host takes it, and hears it again
+            continue
+        if answer.get("ack"):
+            answer = await asyncio.wait_for(channels.receive(reply), ANSWER_SECONDS)
+        if answer.get("error") is not None:
+            raise TableError(answer["error"], answer.get("status", 400))
+        return answer
+    raise TableError("no table host answered: the table is being moved, try again", 503)
+
+
+def ask(match_id: int, command: str, **fields: Any) -> dict[str, Any]:
+    """`ask_async` from synchronous code (a REST request)."""
+    return async_to_sync(ask_async)(match_id, command, **fields)
+
+
+def changed(match_id: int) -> None:
+    """The table changed outside its host (opened, dealt, its options, a vote): its host builds
+    it again from the database and pushes it; a table nobody holds is claimed."""
+    send = async_to_sync(layer().group_send)
+    send(table_group(match_id), {"type": "table.command", "match": match_id, "command": "changed"})
+    held = LiveMatch.objects.filter(
+        match_id=match_id, host_lease_until__gt=timezone.now()
+    ).exists()
+    if not held:
+        async_to_sync(claim)(match_id)
+
+
+def chat_said(match_id: int, message: dict[str, Any]) -> None:
+    """A line of the table's chat, pushed to whoever watches the table."""
+    async_to_sync(layer().group_send)(
+        chat_group(match_id), {"type": "table.chat", "message": message}
+    )
