@@ -155,9 +155,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # gunicorn serves the collected static files through WhiteNoise; in debug the development
-    # server serves them from the apps.
-    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # The static files through WhiteNoise: collected ones in production (gunicorn), straight
+    # from the apps in debug (the embedded default's uvicorn serves them: no runserver).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # An upload over the bundle limit is refused before anything reads its body.
     "submitted_bots.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -239,6 +239,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where `collectstatic` gathers the static files gunicorn serves (WhiteNoise).
 STATIC_ROOT = Path(os.environ.get("TRUCO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+WHITENOISE_USE_FINDERS = DEBUG  # debug: the apps' files as they are, nothing to collect
+WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
@@ -318,6 +320,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     "loggers": {
         "tournaments": {"level": os.environ.get("TRUCO_LOG_LEVEL", "WARNING"), "propagate": True},
+        "tables": {"level": os.environ.get("TRUCO_LOG_LEVEL", "WARNING"), "propagate": True},
     },
 }
 

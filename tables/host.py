@@ -83,6 +83,7 @@ class TableHost:
         )
         self.channel: str | None = None
         self.stopping = False
+        self.tasks: set[asyncio.Task] = set()
 
     # --- running ----------------------------------------------------------------------------
     async def serve(self) -> None:
@@ -94,6 +95,7 @@ class TableHost:
             self._receive(routing.HOSTS_CHANNEL),
             self._every(self.lease / 3, self.renew),
             self._every(10.0, self.tidy),
+            self._every(self.lease / 2, self.adopt),
         ]
         try:
             await asyncio.gather(*loops)
@@ -123,7 +125,13 @@ class TableHost:
         layer = routing.layer()
         while not self.stopping:
             message = await layer.receive(channel)
-            asyncio.create_task(self._safely(self.dispatch(message)))
+            self.spawn(self.dispatch(message))
+
+    def spawn(self, awaitable) -> None:
+        """A task of its own, kept referenced until it ends (the loop keeps only weak ones)."""
+        task = asyncio.create_task(self._safely(awaitable))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _every(self, seconds: float, function) -> None:
         while not self.stopping:
@@ -234,6 +242,22 @@ class TableHost:
             name=self.name, defaults={"seen_at": timezone.now(), "tables": len(self.held)}
         )
 
+    async def adopt(self) -> None:
+        """Tables in play that no host holds (never claimed, or their host died: its leases ran
+        out) are claimed, one host each: a dead host's tables go on without anyone asking."""
+        for match_id in await self.run(self.orphans):
+            await routing.claim(match_id)
+
+    def orphans(self) -> list[int]:
+        return list(
+            LiveMatch.objects.filter(
+                match__status="running",
+                waiting__in=(LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS),
+            )
+            .filter(Q(host_lease_until__isnull=True) | Q(host_lease_until__lt=timezone.now()))
+            .values_list("match_id", flat=True)[: max(0, self.capacity - len(self.held))]
+        )
+
     async def tidy(self) -> None:
         """Tables idle for a while give their bots back; tables over and unwatched go."""
         now = time.monotonic()
@@ -281,7 +305,8 @@ class TableHost:
         while held.table is not None and held.table.game is not None:
             table = held.table
             game = table.game
-            if game.waiting_for_person and not table.absent_seats():
+            written = table.live.waiting == LiveMatch.Waiting.HUMAN  # a fresh row says "bots"
+            if game.waiting_for_person and written and not await self.run(table.absent_seats):
                 break
             version = table.version
             status = await self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
@@ -325,9 +350,7 @@ class TableHost:
             grace = table.settings.disconnect_grace_seconds
             due, args = grace + 0.5, ("absent", live.game_no, table.game.ply)
         if due is not None:
-            held.timer = loop.call_later(
-                max(0.0, due), lambda: asyncio.create_task(self._safely(self.due(held, *args)))
-            )
+            held.timer = loop.call_later(max(0.0, due), lambda: self.spawn(self.due(held, *args)))
 
     async def due(self, held: Held, kind: str, game_no: int, ply: int) -> None:
         if self.held.get(held.match_id) is not held:
@@ -377,8 +400,18 @@ class TableHost:
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         await self.run(self.act, held, message)
-        await self.play_on(held)
+        # The person is answered once their decision is written (instant robots' replies with
+        # it); slower robots think after, and what they play is pushed.
+        self.then_play_on(held)
         return {"ok": True, "version": held.table.version if held.table else None}
+
+    def then_play_on(self, held: Held) -> None:
+        async def later():
+            async with held.lock:
+                if self.held.get(held.match_id) is held:
+                    await self.play_on(held)
+
+        self.spawn(later())
 
     def act(self, held: Held, message: dict[str, Any]) -> None:
         player = int(message["player"])
@@ -408,7 +441,7 @@ class TableHost:
             held.last_seen[player] = timezone.now()
         state = await self.run(self.render, held, viewer, language)
         if player is not None and held.table is not None and held.table.stood_in:
-            await self.play_on(held)  # back: the robot standing in hands the seat back
+            self.then_play_on(held)  # back: the robot standing in hands the seat back
         return {"state": state}
 
     async def on_unwatch(self, held: Held, message: dict[str, Any]) -> None:
