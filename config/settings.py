@@ -10,8 +10,7 @@
   and no key, a random one made once and kept in `var/secret-key.txt`),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
 - `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
-- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
-  the one of human play's tasks (default `<TRUCO_QUEUE>-play`).
+- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
@@ -354,15 +353,15 @@ else:
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TRUCO_QUEUE", "truco")
-# Human play's tasks (a bot's reply at a table, the turn timer) have a queue of their own, so
-# that a person never waits behind tournament matches: the demo and the compose file give it a
-# worker of its own. A worker started without --queues consumes both.
-TRUCO_PLAY_QUEUE = os.environ.get("TRUCO_PLAY_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}-play"
+# One queue: people's tables are not Celery's (table hosts play them, tables/host.py); the
+# tables' periodic sweep goes with the matches' tasks.
 CELERY_TASK_QUEUES = [
-    Queue(name, Exchange(name), routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, TRUCO_PLAY_QUEUE)
+    Queue(
+        CELERY_TASK_DEFAULT_QUEUE,
+        Exchange(CELERY_TASK_DEFAULT_QUEUE),
+        routing_key=CELERY_TASK_DEFAULT_QUEUE,
+    )
 ]
-CELERY_TASK_ROUTES = {"play.*": {"queue": TRUCO_PLAY_QUEUE}}
 CELERY_TASK_ACKS_LATE = True  # a message is acknowledged once its match is recorded
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process gives its message back
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds no more matches than it can play

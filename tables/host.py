@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import socket
 import time
 from collections import Counter
@@ -466,5 +467,24 @@ class TableHost:
 
 
 def serve_forever() -> None:
-    """Run a table host in this process until stopped (manage.py table_host)."""
-    asyncio.run(TableHost().serve())
+    """Run a table host in this process until SIGTERM or SIGINT (manage.py table_host): on
+    either it gives its tables back at once (their leases released) for another host to take."""
+
+    async def main() -> None:
+        task = asyncio.create_task(TableHost().serve())
+        loop = asyncio.get_running_loop()
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(stop, task.cancel)
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(main())
+
+
+def alive_here() -> bool:
+    """Whether a table host of this machine beat lately (the container's health check)."""
+    recent = timezone.now() - timedelta(seconds=3 * settings.TRUCO_TABLE_LEASE_SECONDS)
+    prefix = os.environ.get("TRUCO_HOST_NAME") or f"{socket.gethostname()}:"
+    return TableHostBeat.objects.filter(name__startswith=prefix, seen_at__gte=recent).exists()
