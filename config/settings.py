@@ -152,7 +152,12 @@ INSTALLED_APPS = [
     "website",
 ]
 
+# The load benchmarks' meters (stack/metering.py): queries and server time of each request and
+# of each table host command. Off by default.
+TRUCO_BENCH_METRICS = env_bool("TRUCO_BENCH_METRICS", False)
+
 MIDDLEWARE = [
+    *(["stack.metering.QueryCountMiddleware"] if TRUCO_BENCH_METRICS else []),
     "django.middleware.security.SecurityMiddleware",
     # The static files through WhiteNoise: collected ones in production (gunicorn), straight
     # from the apps in debug (the embedded default's uvicorn serves them: no runserver).

@@ -40,6 +40,8 @@ from django.utils import timezone, translation
 
 from engine.session import OVER, PAUSED
 from players.models import Player
+from stack import metering
+from stack.metering import Meter
 from tables import routing
 from tables.live import ADVANCE_SLICE_SECONDS, LiveTable, TableError, human_ids, load_match
 from tables.models import LiveMatch, TableHostBeat
@@ -109,14 +111,18 @@ class TableHost:
             await self.drop(match_id, release=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, function, *args):
-        """`function` in a thread of the host's pool, with fresh database connections."""
+    async def run(self, function, *args, meter: Meter | None = None):
+        """`function` in a thread of the host's pool, with fresh database connections; its
+        queries and time counted into `meter` if given (stack/metering.py)."""
 
         def job():
             close_old_connections()
             try:
                 with writing_as_host():  # its own writes tell no host (tables/signals.py)
-                    return function(*args)
+                    if meter is None:
+                        return function(*args)
+                    with meter.measuring():
+                        return function(*args)
             finally:
                 close_old_connections()
 
@@ -299,10 +305,12 @@ class TableHost:
         held.table.seen(held.connected, held.last_seen)
         return row
 
-    async def play_on(self, held: Held) -> None:
-        """After a change: push it; robots to play think, outside any lock, slice by slice,
-        and what they played is written under it; a person's turn gets its timer."""
-        await self.push(held)
+    async def play_on(self, held: Held, *, pushed: bool = False) -> None:
+        """After a change: push it (unless `pushed` already); robots to play think, outside
+        any lock, slice by slice, and what they played is written under it; a person's turn
+        gets its timer."""
+        if not pushed:
+            await self.push(held)
         while held.table is not None and held.table.game is not None:
             table = held.table
             game = table.game
@@ -372,13 +380,13 @@ class TableHost:
         return True
 
     # --- pushing -----------------------------------------------------------------------------
-    async def push(self, held: Held) -> None:
+    async def push(self, held: Held, meter: Meter | None = None) -> None:
         table = held.table
         if table is None:
             return
         layer = routing.layer()
         for viewer, language in list(held.views):
-            state = await self.run(self.render, held, viewer, language)
+            state = await self.run(self.render, held, viewer, language, meter=meter)
             if state is not None:
                 await layer.group_send(
                     routing.view_group(held.match_id, viewer, language),
@@ -400,17 +408,22 @@ class TableHost:
 
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
-        await self.run(self.act, held, message)
-        # The person is answered once their decision is written (instant robots' replies with
-        # it); slower robots think after, and what they play is pushed.
-        self.then_play_on(held)
-        return {"ok": True, "version": held.table.version if held.table else None}
+        meter = Meter() if metering.enabled() else None
+        await self.run(self.act, held, message, meter=meter)
+        await self.push(held, meter=meter)  # what the decision changed, to every viewer
+        # The person is answered once their decision is written and pushed (instant robots'
+        # replies with it); slower robots think after, and what they play is pushed too.
+        self.then_play_on(held, pushed=True)
+        answer = {"ok": True, "version": held.table.version if held.table else None}
+        if meter is not None:
+            answer["meter"] = meter.to_json()
+        return answer
 
-    def then_play_on(self, held: Held) -> None:
+    def then_play_on(self, held: Held, *, pushed: bool = False) -> None:
         async def later():
             async with held.lock:
                 if self.held.get(held.match_id) is held:
-                    await self.play_on(held)
+                    await self.play_on(held, pushed=pushed)
 
         self.spawn(later())
 
