@@ -420,7 +420,13 @@ if CHANNELS_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [CHANNELS_REDIS_URL], "capacity": 1000, "expiry": 30},
+            # redis-py's 5 s socket timeout equals the layer's 5 s blocking pop: a quiet
+            # channel's read timed out and killed the reader. A longer one keeps it waiting.
+            "CONFIG": {
+                "hosts": [{"address": CHANNELS_REDIS_URL, "socket_timeout": 30}],
+                "capacity": 1000,
+                "expiry": 30,
+            },
         }
     }
 else:  # one process: the embedded default's web server, which runs its table host too
