@@ -130,7 +130,9 @@ class EndVoteInputSerializer(serializers.Serializer):
 
 
 class EndVoteSerializer(serializers.Serializer):
-    """The humans present vote (robots do not): the game ends when all of them agree."""
+    """The humans present vote (robots do not): the game ends when all of them agree, and, for a
+    competitive or staked game, every side has a person present who agrees (no voters: a game
+    that counts against robots, which is played out)."""
 
     agreed = serializers.ListField(child=serializers.IntegerField())
     voters = serializers.ListField(child=serializers.IntegerField())
