@@ -17,14 +17,14 @@ from submitted_bots.models import Bot
 from submitted_bots.names import is_qualified, names_a_user, resolve_operator, resolve_qualified
 from tournaments.models import Entrant, Tournament
 
-BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?\Z")
+BOT_ITEM = re.compile(r"(?P<name>[^*]+?)(?:\*(?P<count>\d+))?")
 
 
 def parse_bot_items(items: Sequence[str]) -> list[str]:
     """`random greedy*3` -> ["random", "greedy", "greedy", "greedy"]."""
     names = []
     for item in items:
-        found = BOT_ITEM.match(item.strip())
+        found = BOT_ITEM.fullmatch(item.strip())
         if not found or (found["count"] is not None and int(found["count"]) < 1):
             raise ValidationError(f"{item!r} is not a bot: write NAME or NAME*COUNT, e.g. random*8")
         names += [found["name"]] * int(found["count"] or 1)
