@@ -48,9 +48,9 @@ def _forget_built_schemas(**kwargs) -> None:
 class SchemaView(SpectacularAPIView):
     custom_settings = SCHEMA_SETTINGS
 
-    def get(self, request, *args, **kwargs):
+    def dispatch(self, request, *args, **kwargs):
         with _BUILDING:  # custom_settings patch the global settings until the build ends
-            return super().get(request, *args, **kwargs)
+            return super().dispatch(request, *args, **kwargs)
 
     def _get_schema_response(self, request):
         version = self.api_version or request.version or self._get_version_parameter(request)
