@@ -27,6 +27,9 @@
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
   lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
   (default `60/minute`): requests per address to /api/auth/token/.
+- `TRUCO_TRUSTED_PROXIES`: the reverse proxies (addresses or CIDRs, comma-separated) whose
+  X-Forwarded-For names the client (config/client_address.py; docker-compose's nginx); default
+  none: X-Forwarded-For is ignored and the peer's address is the client's.
 - `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
   organise those they created (open registration, start them); staff always may.
 - `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
@@ -60,6 +63,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
+
+from config.client_address import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -154,6 +159,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the client's address behind the site's reverse proxy (TRUCO_TRUSTED_PROXIES).
+    "config.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # gunicorn serves the collected static files through WhiteNoise; in debug the development
     # server serves them from the apps.
@@ -272,6 +279,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "players.web.lockout.lockout_response"
 AXES_VERBOSE = False
+# The client's address, X-Forwarded-For read only from TRUCO_TRUSTED_PROXIES (config/
+# client_address.py): one address cannot pose as many, a proxy does not make all one.
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+
+# --- the reverse proxy in front (nginx in docker-compose.yml, deploy/nginx.conf) --------------
+# The addresses or networks (CIDR) of the proxies whose X-Forwarded-For names the client,
+# comma-separated. Empty (the default): no proxy is trusted, X-Forwarded-For is ignored.
+TRUCO_TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUCO_TRUSTED_PROXIES", ""))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -285,6 +300,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "restapi.errors.exception_handler",
+    # The throttles count REMOTE_ADDR only, which config.client_address resolved from trusted
+    # proxies (DRF's default, None, took any X-Forwarded-For as the client's address).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
     },
