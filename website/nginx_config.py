@@ -1,0 +1,35 @@
+"""The reverse proxy's configuration (deploy/nginx.conf, docker-compose's `proxy` service), and
+the same file made to run on this machine in front of a local server (`bench_slow_clients`):
+only the address it listens on and its upstreams' addresses change."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+NGINX_CONF = Path(settings.BASE_DIR) / "deploy" / "nginx.conf"
+
+# The three lines that name the compose network's addresses.
+LISTEN = re.compile(r"^(\s*)listen 80;$", re.MULTILINE)
+WEB = re.compile(r"^(\s*)server web:8000;$", re.MULTILINE)
+ASGI = re.compile(r"^(\s*)set \$asgi asgi:8001;$", re.MULTILINE)
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def local_config(text: str, *, listen: str, web: str, asgi: str) -> str:
+    """`text` listening on `listen` (host:port), with gunicorn at `web`, the ASGI server at
+    `asgi`, and nothing else changed."""
+    for pattern, replacement in (
+        (LISTEN, rf"\g<1>listen {listen};"),
+        (WEB, rf"\g<1>server {web};"),
+        (ASGI, rf"\g<1>set $asgi {asgi};"),
+    ):
+        text, count = pattern.subn(replacement, text)
+        if count != 1:
+            raise ConfigError(f"deploy/nginx.conf: expected one line like {pattern.pattern!r}")
+    return text
