@@ -121,6 +121,8 @@ def create_tournament(
     seed: int | None = None,
     competitive: bool = True,
     turn_seconds: int = 30,
+    bank_seconds: int | None = None,
+    increment_seconds: float = 0,
     created_by=None,
 ) -> Tournament:
     """A draft tournament with one entrant per bot; ValidationError says what is wrong."""
@@ -138,6 +140,8 @@ def create_tournament(
         seeding=seeding,
         competitive=competitive,
         turn_seconds=turn_seconds,
+        bank_seconds=bank_seconds,
+        increment_seconds=increment_seconds,
         created_by=created_by,
     )
     if seed is not None:
