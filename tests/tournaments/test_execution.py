@@ -7,6 +7,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -280,3 +281,5 @@ def test_a_bot_that_empties_its_bank_loses_the_game_by_timeout(make_tournament, 
     assert match.status == Match.Status.DONE and match.winner_id is not None
     shown = APIClient().get(f"/api/tournaments/{tournament.pk}/").json()
     assert shown["time_control"] == "1+0" and shown["bank_seconds"] == 1
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "time control 1+0" in page and "30 s a decision" in page
