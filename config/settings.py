@@ -19,7 +19,8 @@
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
-  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
+  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default: the
+  decision time of the tournaments the version may enter, else the server's cap) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it. `TRUCO_MAX_TABLES_PER_PLAYER`: the tables
@@ -466,6 +467,11 @@ TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DI
 TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
 # A user's uploads wait for their validations: no flood of smoke matches for the workers.
 TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)
-TRUCO_VALIDATION_DECISION_SECONDS = float(
-    os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
+# The smoke match's time per decision: by default (empty) that of the tournaments the version
+# may enter (submitted_bots/smoke_match.py), so that a bot cannot tell it from them; a number
+# here fixes it (a slow machine, the tests).
+TRUCO_VALIDATION_DECISION_SECONDS = (
+    float(os.environ["TRUCO_VALIDATION_DECISION_SECONDS"])
+    if os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS")
+    else None
 )
