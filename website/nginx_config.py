@@ -5,6 +5,8 @@ only the address it listens on and its upstreams' addresses change."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 from django.conf import settings
@@ -33,3 +35,34 @@ def local_config(text: str, *, listen: str, web: str, asgi: str) -> str:
         if count != 1:
             raise ConfigError(f"deploy/nginx.conf: expected one line like {pattern.pattern!r}")
     return text
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
+    )
+
+
+def start_nginx(
+    nginx: str, folder: Path, *, listen: str, web: str, asgi: str, log
+) -> subprocess.Popen:
+    """nginx with deploy/nginx.conf made local (`local_config`), in the foreground, everything
+    it writes under `folder` (its temporary files too: the package's folders need root), no
+    access log."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "logs").mkdir(exist_ok=True)
+    text = local_config(NGINX_CONF.read_text(), listen=listen, web=web, asgi=asgi)
+    temp_paths = "".join(
+        f"\n    {kind}_temp_path {folder / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    text = text.replace("http {", "http {" + temp_paths, 1)
+    conf = folder / "nginx.conf"
+    conf.write_text(text.replace("access_log /dev/stdout;", "access_log off;"))
+    return subprocess.Popen(
+        [nginx, "-p", str(folder), "-c", str(conf)]
+        + ["-g", f"daemon off; pid {folder / 'nginx.pid'};"],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from website.nginx_config import NGINX_CONF, local_config
+from website.nginx_config import nginx_binary, start_nginx
 from website.slow_clients import Attack, measure
 
 HOST = "127.0.0.1"
@@ -75,9 +74,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         ways = ["gunicorn", "nginx"] if options["through"] == "both" else [options["through"]]
-        nginx = shutil.which("nginx") or next(
-            (p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None
-        )
+        nginx = nginx_binary()
         if "nginx" in ways and nginx is None:
             if options["through"] == "nginx":
                 raise CommandError("nginx is not installed (Debian: apt-get install nginx-light)")
@@ -125,28 +122,13 @@ class Command(BaseCommand):
         return process
 
     def start_nginx(self, nginx: str, port: int, web_port: int, tmp: Path) -> subprocess.Popen:
-        prefix = tmp / "nginx"
-        (prefix / "logs").mkdir(parents=True, exist_ok=True)
-        conf = prefix / "nginx.conf"
-        text = local_config(
-            NGINX_CONF.read_text(),
+        process = start_nginx(
+            nginx,
+            tmp / "nginx",
             listen=f"{HOST}:{port}",
             web=f"{HOST}:{web_port}",
             asgi=f"{HOST}:{free_port()}",
-        )
-        # Its own temporary folders (the package's need root) and no access log of the flood.
-        temp_paths = "".join(
-            f"\n    {kind}_temp_path {prefix / kind};"
-            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-        )
-        text = text.replace("http {", "http {" + temp_paths, 1)
-        conf.write_text(text.replace("access_log /dev/stdout;", "access_log off;"))
-        process = subprocess.Popen(
-            [nginx, "-p", str(prefix), "-c", str(conf)]
-            + ["-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
-            stdout=subprocess.DEVNULL,
-            stderr=open(tmp / "nginx.log", "ab"),
-            start_new_session=True,
+            log=open(tmp / "nginx.log", "ab"),
         )
         wait_for(f"http://{HOST}:{port}/healthz", process, "nginx")
         return process
