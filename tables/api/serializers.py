@@ -109,6 +109,12 @@ class TableOptionsInputSerializer(serializers.Serializer):
 
 class TableOptionsSerializer(TableOptionsInputSerializer):
     daily = serializers.BooleanField(read_only=True)
+    time_control = serializers.CharField(
+        allow_null=True,
+        read_only=True,
+        help_text="the robots' time control, BANK+INCREMENT in seconds (a bank per game, an "
+        "increment per decision; one that empties its bank loses by timeout); null: none",
+    )
     master = serializers.DictField(allow_null=True, read_only=True, help_text="id and name")
     invited = serializers.ListField(child=serializers.CharField(), read_only=True)
 

@@ -7,6 +7,7 @@ the disconnection grace), which pays them exactly as if the humans had played.""
 
 from __future__ import annotations
 
+import time
 from datetime import date, timedelta
 
 import pytest
@@ -753,3 +754,37 @@ def test_the_first_tables_against_a_built_in_bot_opened_at_once_all_open():
     for thread in threads:
         thread.join()
     assert statuses == [201] * 6
+
+
+# --- time control --------------------------------------------------------------------------
+
+
+def test_a_tables_robot_that_empties_its_bank_loses_by_timeout_and_the_table_shows_the_control(
+    monkeypatch,
+):
+    from bots.random_bot import RandomBot
+
+    act = RandomBot.act
+
+    def slow(self, observation):
+        time.sleep(0.1)  # inside the decision's budget, not inside a bank of 1 s
+        return act(self, observation)
+
+    monkeypatch.setattr(RandomBot, "act", slow)
+    tournament = TournamentFactory(games_per_match=1, bank_seconds=1, increment_seconds=0)
+    ana = PlayerFactory()
+    human_entrant(tournament, ana)
+    robot = BotFactory(plugin="random")
+    Entrant.objects.create(tournament=tournament, name=robot.label, bot=robot)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    client(ana).post(url(match, "open"))
+    assert client(ana).get(url(match)).json()["settings"]["time_control"] == "1+0"
+    robots_finish(match.pk)  # Ana away: robots play both seats, hers without a bank
+    game = LiveMatch.objects.get(pk=match.pk).games[-1]
+    assert game["termination"] == "timeout", game["detail"]
+    assert "time bank of the 1+0 time control" in game["detail"]
+    ana_is_a = match.entrant_a.members.filter(pk=ana.pk).exists()
+    robot_team = 1 - game["a_team"] if ana_is_a else game["a_team"]
+    assert game["seat"] % 2 == robot_team  # the robot's bank ran dry
+    assert game["winner"] != robot_team
