@@ -25,6 +25,7 @@ from engine.errors import IllegalAction
 from engine.match import MatchGame, MatchSession, MatchSpec
 from engine.match import MatchResult as EngineMatchResult
 from engine.runner import IN_PROCESS
+from engine.seats import SeatPool
 from engine.session import OVER, PAUSED, WAITING, GameSession, NotYourTurn  # noqa: F401
 from submitted_bots.budgets import decision_budget
 from submitted_bots.playing import spec_for
@@ -118,7 +119,7 @@ class LiveTable:
     """See the module's docstring. `seats` are the seats of the game in play (or of the next
     one between games); `game` the engine's GameSession, None between games and once over."""
 
-    def __init__(self, match: Match, live: LiveMatch):
+    def __init__(self, match: Match, live: LiveMatch, pool: SeatPool | None = None):
         self.match = match
         self.live = live
         self.tournament = match.tournament
@@ -133,7 +134,7 @@ class LiveTable:
         self._presence: tuple[float, dict[int, Any]] | None = None
         self._memo: dict[str, Any] = {}
         self.stood_in: set[int] = set()
-        self._open_game()
+        self._open_game(pool)
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
@@ -154,13 +155,13 @@ class LiveTable:
         the rows, keeping the bots of the seats that are still theirs (one process per seat
         per match: never a second one)."""
         old = self.session
-        self.__init__(match, live)
-        if old is not None and self.session is not None:
-            self.session.pool = old.pool  # the same processes go on with the same seats
-        elif old is not None:
+        # The same processes go on with the same seats: the new session is built on the old
+        # one's pool, before its game starts (a game started on a fresh pool starts its bots).
+        self.__init__(match, live, pool=old.pool if old is not None else None)
+        if old is not None and self.session is None:
             old.close()
 
-    def _open_game(self) -> None:
+    def _open_game(self, pool: SeatPool | None = None) -> None:
         live, match = self.live, self.match
         running = match.status == Match.Status.RUNNING
         if not running or live.waiting == LiveMatch.Waiting.DONE:
@@ -172,6 +173,7 @@ class LiveTable:
             persons=person_keys(match),
             finished=self.finished,
             notify=False,
+            pool=pool,
         )
         planned = self.plan.next_game(self.finished)
         self.seats = seating(match, self.tournament.players, planned.a_team if planned else 0)

@@ -4,7 +4,9 @@ acts only for their own seats; everyone else gets the spectator's view (if the t
 from __future__ import annotations
 
 import ipaddress
+import threading
 import time
+from contextlib import contextmanager
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
@@ -12,7 +14,7 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, PermissionDenied, Throttled, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
@@ -50,8 +52,10 @@ MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="the m
 WAIT = OpenApiParameter(
     "wait",
     float,
-    description="while the bots are playing, answer once they have replied (at most this many "
-    "seconds, up to 10): the page shows their replies at once, without polling",
+    description="for the table's own players (scripts): while the bots are playing, answer once "
+    "they have replied (at most this many seconds, up to 5); one waiting request per player at "
+    "a time, 120 a minute. Pages and spectators follow the push channel instead: the WebSocket "
+    "/ws/play/matches/{id}/",
 )
 AFTER = OpenApiParameter("after", int, description="only the messages after this message id")
 
@@ -106,7 +110,38 @@ def state_of(match: Match, request) -> dict:
         raise PermissionDenied(str(exc)) from None
 
 
-MAX_WAIT_SECONDS = 10.0
+MAX_WAIT_SECONDS = 5.0
+WAIT_POLL_SECONDS = 0.05
+
+
+class WaitThrottle(UserRateThrottle):
+    """Waiting requests hold a thread of the web server each: a player's script waits at
+    most this often (the page is pushed its states, tables/push.py)."""
+
+    scope = "play-wait"
+    rate = "120/min"
+
+
+# The players waiting in this process right now: one waiting request per player at a time.
+_waiting: set[int] = set()
+_waiting_lock = threading.Lock()
+
+
+@contextmanager
+def one_wait_per_player(player_id: int):
+    with _waiting_lock:
+        if player_id in _waiting:
+            raise services.PlayError(
+                "you already wait on a table: one waiting request at a time "
+                "(or follow the table's push channel, /ws/play/matches/{id}/)",
+                429,
+            )
+        _waiting.add(player_id)
+    try:
+        yield
+    finally:
+        with _waiting_lock:
+            _waiting.discard(player_id)
 
 
 def parse_wait(value: str) -> float:
@@ -121,7 +156,7 @@ def parse_wait(value: str) -> float:
     return seconds
 
 
-def wait_for_bots(match_id: int, seconds: float, every: float = 0.01) -> None:
+def wait_for_bots(match_id: int, seconds: float, every: float = WAIT_POLL_SECONDS) -> None:
     """While the bots of the table are playing, wait (up to `seconds`) until they have: the
     page shows their replies the moment they are made, with one request (a cheap look at
     one column every `every` seconds meanwhile)."""
@@ -162,11 +197,22 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     def retrieve(self, request, pk=None):
         match = get_match(pk)
-        wait = request.query_params.get("wait", "")
-        if wait:
-            wait_for_bots(match.pk, parse_wait(wait))
         player = services.player_of(request.user)
         is_player = player is not None and player.pk in services.human_ids(match)
+        wait = request.query_params.get("wait", "")
+        if wait:
+            seconds = parse_wait(wait)
+            if not is_player:
+                raise services.PlayError(
+                    "`wait` is for the table's own players; watch the table through its push "
+                    "channel (/ws/play/matches/{id}/) instead",
+                    403,
+                )
+            throttle = WaitThrottle()
+            if not throttle.allow_request(request, self):
+                raise Throttled(throttle.wait())
+            with one_wait_per_player(player.pk):
+                wait_for_bots(match.pk, seconds)
         if is_player and LiveMatch.objects.filter(match=match).exists():
             services.touch(match.pk, player.pk, client_ip(request))
         # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
