@@ -21,6 +21,12 @@
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
   match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
+- Where bundles are kept: `TRUCO_BUNDLE_STORAGE` (`filesystem`, the default, under var/; `s3`:
+  an S3-compatible bucket through django-storages, set by `AWS_STORAGE_BUCKET_NAME`,
+  `AWS_S3_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_S3_REGION_NAME`);
+  each machine's unpacked copies: `TRUCO_BUNDLE_CACHE_DIR`, `TRUCO_BUNDLE_CACHE_MB` (default
+  1024), `TRUCO_BUNDLE_CACHE_ENTRIES` (200). `TRUCO_MACHINE_NAME`: this machine's name in
+  match claims (default the host name; docs/operations.md).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it. `TRUCO_MAX_TABLES_PER_PLAYER`: the tables
   one player may have in play at once (default 10).
@@ -236,17 +242,50 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+def bundle_storage_setting() -> dict:
+    """Where uploaded bundles are kept. `TRUCO_BUNDLE_STORAGE=filesystem` (the default): a
+    folder under var/, which only this machine sees. `s3`: a bucket of an S3-compatible object
+    store (AWS, MinIO...) through django-storages, set with its own names:
+    AWS_STORAGE_BUCKET_NAME (required), AWS_S3_ENDPOINT_URL (a MinIO's or another provider's
+    address; empty for AWS), AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_S3_REGION_NAME."""
+    kind = os.environ.get("TRUCO_BUNDLE_STORAGE", "").strip().lower() or "filesystem"
+    if kind == "filesystem":
+        return {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(VAR_DIR / "bundles")},
+        }
+    if kind != "s3":
+        raise ImproperlyConfigured(
+            f"TRUCO_BUNDLE_STORAGE must be 'filesystem' or 's3', not {kind!r}"
+        )
+    bucket = os.environ.get("AWS_STORAGE_BUCKET_NAME", "").strip()
+    if not bucket:
+        raise ImproperlyConfigured("TRUCO_BUNDLE_STORAGE=s3 needs AWS_STORAGE_BUCKET_NAME")
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "access_key": os.environ.get("AWS_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("AWS_SECRET_ACCESS_KEY") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "location": os.environ.get("TRUCO_BUNDLE_S3_PREFIX", "bundles"),
+            # Names carry the version and the zip's SHA-256: one name is never two files.
+            "file_overwrite": False,
+            "default_acl": None,  # private: bundles are read with the credentials, never by URL
+        },
+    }
+
+
+
 STATIC_URL = "static/"
 # Where `collectstatic` gathers the static files gunicorn serves (WhiteNoise).
 STATIC_ROOT = Path(os.environ.get("TRUCO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
-    # and give this entry its backend "storages.backends.s3.S3Storage" with its OPTIONS.
-    "bundles": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(VAR_DIR / "bundles")},
-    },
+    # Uploaded bot bundles (docs/bots.md): a folder under var/, or an S3-compatible object
+    # store with TRUCO_BUNDLE_STORAGE=s3 (below), which workers on other machines read too.
+    "bundles": bundle_storage_setting(),
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
@@ -443,8 +482,16 @@ TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
 TRUCO_BUNDLE_MAX_MB = env_int("TRUCO_BUNDLE_MAX_MB", 5)
 TRUCO_BUNDLE_MAX_FILES = env_int("TRUCO_BUNDLE_MAX_FILES", 200)
 TRUCO_BUNDLE_MAX_UNPACKED_MB = env_int("TRUCO_BUNDLE_MAX_UNPACKED_MB", 20)
-# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete).
+# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete),
+# fetched from the bundle storage once per machine and kept to these bounds, least recently
+# used first out (submitted_bots/bundles/cache.py).
 TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DIR / "bundle-cache")
+TRUCO_BUNDLE_CACHE_MB = env_int("TRUCO_BUNDLE_CACHE_MB", 1024)
+TRUCO_BUNDLE_CACHE_ENTRIES = env_int("TRUCO_BUNDLE_CACHE_ENTRIES", 200)
+# This machine's name in the claims of the matches it plays (`name:pid`; default the system's
+# host name). Processes with one name must share one PID namespace: a claim of a dead process
+# of this machine is taken over at once, a claim of another machine only after its lease.
+TRUCO_MACHINE_NAME = os.environ.get("TRUCO_MACHINE_NAME", "").strip()
 TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
 # A user's uploads wait for their validations: no flood of smoke matches for the workers.
 TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)

@@ -40,7 +40,8 @@ from tournaments.scheduling import needs_winner, rated_player_ids
 log = logging.getLogger(__name__)
 
 def current_worker() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """`machine:pid`: the machine is TRUCO_MACHINE_NAME, else the system's host name."""
+    return f"{settings.TRUCO_MACHINE_NAME or socket.gethostname()}:{os.getpid()}"
 
 
 def lease_seconds() -> int:
