@@ -63,7 +63,7 @@ class S3Server:
                 else:
                     os.environ[name] = value
 
-    def keys(self) -> list[str]:
+    def object_keys(self) -> list[str]:
         listing = self.client().list_objects_v2(Bucket=self.bucket)
         return [item["Key"] for item in listing.get("Contents", [])]
 

@@ -41,6 +41,12 @@ SHA256 = re.compile(r"[0-9a-f]{64}")
 LEFTOVER_SECONDS = 3600.0
 
 
+class BundleUnavailable(Exception):
+    """The bundle storage could not be read (an object store unreachable, a folder this
+    machine does not see): the server's trouble, not the bot's, so never a reason to reject
+    it; the work is tried again later."""
+
+
 @dataclass(frozen=True)
 class Fetched:
     """What `folder` did: the folder, and whether this call fetched and unpacked it."""
@@ -83,10 +89,16 @@ class BundleCache:
                 return Fetched(target, False)
             with tempfile.TemporaryFile(dir=self.root) as copy:
                 digest = hashlib.sha256()
-                with open_stored() as stored:
-                    while chunk := stored.read(1 << 16):
-                        digest.update(chunk)
-                        copy.write(chunk)
+                try:
+                    with open_stored() as stored:
+                        while chunk := stored.read(1 << 16):
+                            digest.update(chunk)
+                            copy.write(chunk)
+                except Exception as exc:  # whatever the storage raises (OSError, botocore's)
+                    raise BundleUnavailable(
+                        f"the bundle of {label or sha256[:16]} cannot be read from the bundle "
+                        f"storage: {type(exc).__name__}: {exc}"
+                    ) from exc
                 if digest.hexdigest() != sha256:
                     raise BundleError(
                         f"the stored bundle of {label or sha256[:16]} does not match its SHA-256"
