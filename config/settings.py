@@ -428,6 +428,10 @@ CELERY_BEAT_SCHEDULE = {
 # `workers` field of the payloads with queued work); 0 turns the check off.
 TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
+# Short matches go several to a task (tournaments/dispatch.py task_batches): about this many
+# games a task, and the matches published at once in at least TRUCO_TASK_SPREAD tasks.
+TRUCO_TASK_GAMES = env_int("TRUCO_TASK_GAMES", 20)
+TRUCO_TASK_SPREAD = env_int("TRUCO_TASK_SPREAD", 4)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
 # process with a hard deadline per decision and resource limits (submitted_bots/trust.py).
