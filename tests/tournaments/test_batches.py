@@ -152,3 +152,36 @@ def test_the_sweep_counts_the_messages_of_batches_not_their_matches(
     assert sorted(sum(sent, [])) == ids[:2]
     # ...in as many messages as the sweep now counts for them.
     assert dispatch.expected_messages(queued_matches) == 1 + len(sent)
+
+
+def test_messages_of_a_round_queued_while_the_queue_is_counted_do_not_hide_lost_ones(
+    make_tournament, settings, monkeypatch
+):
+    """The interleaving of issue 19, item 4, made deterministic: the sweep asks the broker how
+    many messages wait while another worker publishes the next round (its messages are in the
+    queue before its transaction commits). Counting the queued matches before asking the
+    broker, the new round's messages stood in for the lost ones, and nothing was sent again."""
+    settings.TRUCO_QUEUED_RESEND_SECONDS = 0
+    settings.TRUCO_TASK_GAMES = 1  # one match a message: the count of the original code
+    lost = queued(make_tournament, entrants=8, games_per_match=1)[:4]
+    Match.objects.filter(id__in=lost).update(
+        status=Match.Status.QUEUED,
+        queued_at=execution.timezone.now() - execution.timedelta(seconds=10),
+    )
+    new_round = queued(make_tournament, entrants=8, games_per_match=1)[:4]
+    resent: list[int] = []
+    monkeypatch.setattr(dispatch, "publish", resent.extend)
+
+    def waiting_while_a_round_is_published():
+        # The other worker's transaction (its UPDATE ran a moment ago, then it sent the
+        # round's four messages, which are in the queue now) commits while the broker is
+        # asked.
+        Match.objects.filter(id__in=new_round).update(
+            status=Match.Status.QUEUED,
+            queued_at=execution.timezone.now() - execution.timedelta(seconds=1),
+        )
+        return len(new_round)
+
+    monkeypatch.setattr(dispatch, "messages_waiting", waiting_while_a_round_is_published)
+    assert dispatch.resend_lost() == 4
+    assert sorted(resent) == sorted(lost)
