@@ -15,6 +15,9 @@
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
+- `TRUCO_TASK_GAMES` (default 20), `TRUCO_TASK_SPREAD` (4): short matches go several to a task,
+  about that many games in all, the matches published at once in at least that many tasks
+  (tournaments/dispatch.py). `TRUCO_PROFILE_DIR`: workers profile their tasks there.
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
