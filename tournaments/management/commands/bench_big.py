@@ -43,9 +43,25 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--samples", type=int, default=50, help="requests per endpoint")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--pages-of",
+            type=int,
+            nargs="+",
+            default=[],
+            metavar="TOURNAMENT",
+            help="only time the pages of these tournaments (ids), played before",
+        )
 
     def handle(self, *args, **opts):
         require_migrated()
+        if opts["pages_of"]:
+            for pk in opts["pages_of"]:
+                tournament = Tournament.objects.filter(pk=pk).first()
+                if tournament is None:
+                    raise CommandError(f"no tournament {pk}")
+                self.stdout.write(f"{tournament.name} (#{pk}):")
+                self.report_pages(tournament, opts["samples"])
+            return
         if opts["swiss_entrants"] < 2 and opts["rr_entrants"] < 2:
             raise CommandError("nothing to play: give --swiss-entrants or --rr-entrants of 2 or more")
         broker = app.conf.broker_url.split("://")[0]
