@@ -14,3 +14,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("truco_arena")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+if os.environ.get("TRUCO_PROFILE_DIR"):  # where a worker's time goes (bench_stack --profile)
+    from stack.profiling import install
+
+    install(os.environ["TRUCO_PROFILE_DIR"])

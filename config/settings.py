@@ -14,6 +14,9 @@
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
+- `TRUCO_TASK_GAMES` (default 20), `TRUCO_TASK_SPREAD` (4): short matches go several to a task,
+  about that many games in all, the matches published at once in at least that many tasks
+  (tournaments/dispatch.py). `TRUCO_PROFILE_DIR`: workers profile their tasks there.
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
@@ -21,6 +24,12 @@
   match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default: the
   decision time of the tournaments the version may enter, else the server's cap) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
+- Where bundles are kept: `TRUCO_BUNDLE_STORAGE` (`filesystem`, the default, under var/; `s3`:
+  an S3-compatible bucket through django-storages, set by `AWS_STORAGE_BUCKET_NAME`,
+  `AWS_S3_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_S3_REGION_NAME`);
+  each machine's unpacked copies: `TRUCO_BUNDLE_CACHE_DIR`, `TRUCO_BUNDLE_CACHE_MB` (default
+  1024), `TRUCO_BUNDLE_CACHE_ENTRIES` (200). `TRUCO_MACHINE_NAME`: this machine's name in
+  match claims (default the host name; docs/operations.md).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it. `TRUCO_MAX_TABLES_PER_PLAYER`: the tables
   one player may have in play at once (default 10).
@@ -248,6 +257,42 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+def bundle_storage_setting() -> dict:
+    """Where uploaded bundles are kept. `TRUCO_BUNDLE_STORAGE=filesystem` (the default): a
+    folder under var/, which only this machine sees. `s3`: a bucket of an S3-compatible object
+    store (AWS, MinIO...) through django-storages, set with its own names:
+    AWS_STORAGE_BUCKET_NAME (required), AWS_S3_ENDPOINT_URL (a MinIO's or another provider's
+    address; empty for AWS), AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_S3_REGION_NAME."""
+    kind = os.environ.get("TRUCO_BUNDLE_STORAGE", "").strip().lower() or "filesystem"
+    if kind == "filesystem":
+        return {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(VAR_DIR / "bundles")},
+        }
+    if kind != "s3":
+        raise ImproperlyConfigured(
+            f"TRUCO_BUNDLE_STORAGE must be 'filesystem' or 's3', not {kind!r}"
+        )
+    bucket = os.environ.get("AWS_STORAGE_BUCKET_NAME", "").strip()
+    if not bucket:
+        raise ImproperlyConfigured("TRUCO_BUNDLE_STORAGE=s3 needs AWS_STORAGE_BUCKET_NAME")
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "access_key": os.environ.get("AWS_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("AWS_SECRET_ACCESS_KEY") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "location": os.environ.get("TRUCO_BUNDLE_S3_PREFIX", "bundles"),
+            # Names carry the version and the zip's SHA-256: one name is never two files.
+            "file_overwrite": False,
+            "default_acl": None,  # private: bundles are read with the credentials, never by URL
+        },
+    }
+
+
+
 STATIC_URL = "static/"
 # Where `collectstatic` gathers the static files gunicorn serves (WhiteNoise).
 STATIC_ROOT = Path(os.environ.get("TRUCO_STATIC_ROOT") or BASE_DIR / "staticfiles")
@@ -255,12 +300,9 @@ WHITENOISE_USE_FINDERS = DEBUG  # debug: the apps' files as they are, nothing to
 WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
-    # and give this entry its backend "storages.backends.s3.S3Storage" with its OPTIONS.
-    "bundles": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(VAR_DIR / "bundles")},
-    },
+    # Uploaded bot bundles (docs/bots.md): a folder under var/, or an S3-compatible object
+    # store with TRUCO_BUNDLE_STORAGE=s3 (below), which workers on other machines read too.
+    "bundles": bundle_storage_setting(),
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
@@ -415,6 +457,10 @@ CELERY_BEAT_SCHEDULE = {
 # `workers` field of the payloads with queued work); 0 turns the check off.
 TRUCO_WORKER_CHECK_SECONDS = env_int("TRUCO_WORKER_CHECK_SECONDS", 5)
 TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
+# Short matches go several to a task (tournaments/dispatch.py task_batches): about this many
+# games a task, and the matches published at once in at least TRUCO_TASK_SPREAD tasks.
+TRUCO_TASK_GAMES = env_int("TRUCO_TASK_GAMES", 20)
+TRUCO_TASK_SPREAD = env_int("TRUCO_TASK_SPREAD", 4)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child
 # process with a hard deadline per decision and resource limits (submitted_bots/trust.py).
@@ -475,8 +521,16 @@ TRUCO_TRUSTED_BOT_PLUGINS = frozenset(
 TRUCO_BUNDLE_MAX_MB = env_int("TRUCO_BUNDLE_MAX_MB", 5)
 TRUCO_BUNDLE_MAX_FILES = env_int("TRUCO_BUNDLE_MAX_FILES", 200)
 TRUCO_BUNDLE_MAX_UNPACKED_MB = env_int("TRUCO_BUNDLE_MAX_UNPACKED_MB", 20)
-# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete).
+# Uploaded zips unpacked for the jail, one folder per SHA-256 (a cache: safe to delete),
+# fetched from the bundle storage once per machine and kept to these bounds, least recently
+# used first out (submitted_bots/bundles/cache.py).
 TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DIR / "bundle-cache")
+TRUCO_BUNDLE_CACHE_MB = env_int("TRUCO_BUNDLE_CACHE_MB", 1024)
+TRUCO_BUNDLE_CACHE_ENTRIES = env_int("TRUCO_BUNDLE_CACHE_ENTRIES", 200)
+# This machine's name in the claims of the matches it plays (`name:pid`; default the system's
+# host name). Processes with one name must share one PID namespace: a claim of a dead process
+# of this machine is taken over at once, a claim of another machine only after its lease.
+TRUCO_MACHINE_NAME = os.environ.get("TRUCO_MACHINE_NAME", "").strip()
 TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
 # A user's uploads wait for their validations: no flood of smoke matches for the workers.
 TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from players.models import Rating, RatingPoint
+from stack.bulk import update_rows
 
 
 @lru_cache(maxsize=1)
@@ -42,11 +43,24 @@ def rate(variant: str, team_a: list[int], team_b: list[int], winner: int | None)
     0 (side A), 1 (side B) or None for a draw. Call inside the transaction that records the
     match: rating rows are locked in player order, so two matches that share a player neither
     deadlock nor lose an update."""
-    players = sorted(set(team_a) | set(team_b))
-    if set(team_a) & set(team_b):
-        return  # a player on both sides (a bot against itself): nothing to learn
-    if not team_a or not team_b:
-        return  # robots played a side nobody sat at: nobody to rate against
+    rate_many(variant, [(team_a, team_b, winner)])
+
+
+def rate_many(variant: str, results: list[tuple[list[int], list[int], int | None]]) -> None:
+    """`rate` for several matches (team A, team B, winner) of one variant, one after the other
+    in the given order, with every player's row locked once (all of them, in player order) and
+    written once: what the matches recorded in one transaction cost in round trips is three
+    statements, not three a match."""
+    results = [
+        (team_a, team_b, winner)
+        for team_a, team_b, winner in results
+        # a player on both sides (a bot against itself): nothing to learn; robots played a
+        # side nobody sat at: nobody to rate against
+        if team_a and team_b and not set(team_a) & set(team_b)
+    ]
+    if not results:
+        return
+    players = sorted({p for team_a, team_b, _ in results for p in (*team_a, *team_b)})
     locked = Rating.objects.select_for_update().filter(variant=variant, player_id__in=players)
     rows = {r.player_id: r for r in locked.order_by("player_id")}
     if len(rows) < len(players):  # first rated match of someone in this variant
@@ -60,14 +74,17 @@ def rate(variant: str, team_a: list[int], team_b: list[int], winner: int | None)
             ignore_conflicts=True,  # another match may have created it meanwhile
         )
         rows = {r.player_id: r for r in locked.order_by("player_id")}
-    teams = [[(rows[p].mu, rows[p].sigma) for p in team] for team in (team_a, team_b)]
     now = timezone.now()
-    for team, new in zip((team_a, team_b), rate_teams(teams, winner), strict=True):
-        for player, (mu, sigma) in zip(team, new, strict=True):
-            row = rows[player]
-            row.mu, row.sigma, row.matches, row.updated_at = mu, sigma, row.matches + 1, now
-    Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "matches", "updated_at"])
-    RatingPoint.objects.bulk_create(
-        RatingPoint(rating=row, mu=row.mu, sigma=row.sigma, matches=row.matches, at=now)
-        for row in rows.values()
-    )
+    points = []
+    for team_a, team_b, winner in results:
+        teams = [[(rows[p].mu, rows[p].sigma) for p in team] for team in (team_a, team_b)]
+        for team, new in zip((team_a, team_b), rate_teams(teams, winner), strict=True):
+            for player, (mu, sigma) in zip(team, new, strict=True):
+                row = rows[player]
+                row.mu, row.sigma, row.matches, row.updated_at = mu, sigma, row.matches + 1, now
+        points += [
+            RatingPoint(rating=row, mu=row.mu, sigma=row.sigma, matches=row.matches, at=now)
+            for row in (rows[p] for p in sorted({*team_a, *team_b}))
+        ]
+    update_rows(list(rows.values()), ["mu", "sigma", "matches", "updated_at"])
+    RatingPoint.objects.bulk_create(points)

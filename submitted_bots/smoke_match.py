@@ -24,6 +24,7 @@ from engine.errors import TrucoError
 from engine.jail.probe import JailUnavailable
 from engine.plugins import registry
 from submitted_bots.budgets import server_cap
+from submitted_bots.bundles.cache import BundleUnavailable
 from submitted_bots.bundles.files import spec_for_bundle
 from submitted_bots.models import Bot
 
@@ -76,7 +77,7 @@ def validate_version(bot_id: int) -> str:
         return bot.status if bot else "missing"
     try:
         report = run_smoke_match(bot)
-    except JailUnavailable:
+    except (JailUnavailable, BundleUnavailable):
         raise  # the server's trouble, not the bot's: the task tries again later
     except (BundleError, TrucoError) as exc:
         report = SmokeReport(ok=False, reason=str(exc))

@@ -6,6 +6,7 @@ from celery import shared_task
 
 from engine.jail.probe import JailUnavailable
 from stack.retries import retry_countdown
+from submitted_bots.bundles.cache import BundleUnavailable
 from submitted_bots.smoke_match import validate_version
 
 
@@ -14,10 +15,10 @@ from submitted_bots.smoke_match import validate_version
 )
 def validate_bot(self, *, bot_id: int) -> str:
     """The smoke match of a newly uploaded bot version (submitted_bots/smoke_match.py). On
-    a worker that cannot build the jail the version stays `validating` and the task is tried
-    again (another worker, or this one once fixed), rather than rejecting a bot for the
-    server's trouble."""
+    a worker that cannot build the jail or read the bundle storage the version stays
+    `validating` and the task is tried again (another worker, or this one once fixed), rather
+    than rejecting a bot for the server's trouble."""
     try:
         return validate_version(bot_id)
-    except JailUnavailable as exc:
+    except (JailUnavailable, BundleUnavailable) as exc:
         raise self.retry(countdown=retry_countdown(30.0), exc=exc) from None

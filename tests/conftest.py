@@ -23,6 +23,7 @@ from tests.e2e_support import (  # noqa: F401 (fixtures)
     postgres_url,
     services_env,
 )
+from tests.s3_support import _moto_thread, s3_process, s3_server  # noqa: F401 (fixtures)
 
 
 def pytest_collection_modifyitems(items):

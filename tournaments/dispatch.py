@@ -9,12 +9,13 @@ not acknowledged yet (acks_late): it runs again and publishes what is still pend
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import timedelta
 
 from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from kombu.exceptions import ChannelError
 
@@ -27,15 +28,55 @@ log = logging.getLogger(__name__)
 BOT_ONLY = Q(entrant_a__bot__isnull=False, entrant_b__bot__isnull=False)
 
 
-RUN_MATCH = "tournaments.run_match"  # the task (tournaments/tasks.py), sent by its name
+RUN_MATCH = "tournaments.run_match"  # the tasks (tournaments/tasks.py), sent by their names
+RUN_MATCHES = "tournaments.run_matches"
+
+
+def task_batches(match_ids: list[int]) -> list[list[int]]:
+    """The matches as the messages that carry them: short matches of one tournament go several
+    to a message, about TRUCO_TASK_GAMES games in all, and a round's matches in at least
+    TRUCO_TASK_SPREAD messages (so that as many worker processes share it); a match of
+    TRUCO_TASK_GAMES games or more goes alone."""
+    known = {
+        match_id: (tournament_id, games)
+        for match_id, tournament_id, games in Match.objects.filter(id__in=match_ids).values_list(
+            "id", "tournament_id", "tournament__games_per_match"
+        )
+    }
+    groups: dict[tuple[int, int] | None, list[int]] = {}
+    for match_id in match_ids:
+        groups.setdefault(known.get(match_id), []).append(match_id)
+    batches = []
+    for key, ids in groups.items():
+        per_match = max(1, key[1] if key else 1)
+        size = max(
+            1,
+            min(
+                -(-settings.TRUCO_TASK_GAMES // per_match),
+                -(-len(ids) // max(1, settings.TRUCO_TASK_SPREAD)),
+            ),
+        )
+        batches += [ids[i : i + size] for i in range(0, len(ids), size)]
+    return batches
 
 
 def publish(match_ids: list[int]) -> None:
+    """Send these (queued) matches to the workers, marking each with the message it went in."""
     if not match_ids:
         return
+    batches = task_batches(match_ids)
     with app.producer_or_acquire() as producer:
-        for match_id in match_ids:
-            app.send_task(RUN_MATCH, kwargs={"match_id": match_id}, producer=producer)
+        for batch in batches:
+            Match.objects.filter(id__in=batch).update(batch=uuid.uuid4())
+            if len(batch) == 1:
+                app.send_task(RUN_MATCH, kwargs={"match_id": batch[0]}, producer=producer)
+            else:
+                app.send_task(RUN_MATCHES, kwargs={"match_ids": batch}, producer=producer)
+
+
+def publish_later(match_id: int, countdown: float) -> None:
+    """Send one match again after `countdown` seconds (its claim is busy, or it failed)."""
+    app.send_task(RUN_MATCH, kwargs={"match_id": match_id}, countdown=countdown)
 
 
 def publish_pending(tournament_id: int) -> int:
@@ -138,35 +179,46 @@ def messages_waiting() -> int | None:
 def resend_lost() -> int:
     """Send again the queued matches whose message the broker lost (a Redis restarted without
     persistence or flushed, an embedded broker's message taken by a worker that was killed).
-    Which messages are gone cannot be asked of a broker; how many can: the matches queued
-    beyond the messages waiting in the queue. The queue is first in, first out, so the
-    missing ones are the oldest; only matches queued longer than TRUCO_QUEUED_RESEND_SECONDS
-    are taken (a worker takes a message and claims its match within milliseconds). A match
-    sent twice is played once (tournaments/execution.py)."""
+    Which messages are gone cannot be asked of a broker; how many can: the messages the queued
+    matches should have (one per batch, `Match.batch`) beyond those waiting in the queue. The
+    queue is first in, first out, so the missing ones are the oldest; only batches queued
+    longer than TRUCO_QUEUED_RESEND_SECONDS are taken (a worker takes a message and claims its
+    matches within milliseconds). A match sent twice is played once (tournaments/execution.py)."""
     queued = Match.objects.filter(
         tournament__status=Tournament.Status.RUNNING, status=Match.Status.QUEUED
     )
-    total = queued.count()
-    if not total:
+    if not queued.exists():
         return 0
+    # The queue first, then the matches queued by then. Counted the other way round, the
+    # messages of matches whose queuing committed in between (a round published meanwhile:
+    # its messages are sent before its transaction commits, and on a busy machine, or while the
+    # broker comes back, that is seconds) are in the queue's count but not in the matches'
+    # one, and as many lost messages go unnoticed (tests/tournaments/test_batches.py).
+    counted_at = timezone.now()
     waiting = messages_waiting()
-    if waiting is None or waiting >= total:
+    if waiting is None:
+        return 0
+    expected = expected_messages(queued.filter(queued_at__lte=counted_at))
+    if waiting >= expected:
         return 0
     cutoff = timezone.now() - timedelta(seconds=settings.TRUCO_QUEUED_RESEND_SECONDS)
     with transaction.atomic():
         # Locked, and read again past any concurrent sweep's update of queued_at, so that two
         # sweeps at once do not both send them.
-        lost = list(
+        locked = list(
             queued.select_for_update(of=("self",))
             .filter(queued_at__lt=cutoff)
             .order_by("queued_at", "id")
-            .values_list("id", flat=True)[: total - waiting]
+            .values_list("id", "batch")
         )
+        lost = oldest_batches(locked, expected - waiting)
         if not lost:
             return 0
         log.warning(
-            "sweep: %d queued matches but %d messages in the queue: sending %d again: %s",
-            total,
+            "sweep: %d queued matches in %d messages but %d messages in the queue: "
+            "sending %d again: %s",
+            queued.count(),
+            expected,
             waiting,
             len(lost),
             lost,
@@ -174,3 +226,26 @@ def resend_lost() -> int:
         Match.objects.filter(id__in=lost).update(queued_at=timezone.now())
         publish(lost)
     return len(lost)
+
+
+def expected_messages(queued) -> int:
+    """The messages these queued matches should have in the queue: one per batch (a match
+    with no batch was sent alone)."""
+    counts = queued.aggregate(
+        batches=Count("batch", distinct=True), alone=Count("id", filter=Q(batch__isnull=True))
+    )
+    return counts["batches"] + counts["alone"]
+
+
+def oldest_batches(rows: list[tuple[int, uuid.UUID | None]], messages: int) -> list[int]:
+    """The matches of the `messages` oldest messages (rows in the order they were queued)."""
+    taken: list[int] = []
+    seen: set = set()
+    for match_id, batch in rows:
+        key = batch or ("alone", match_id)
+        if key not in seen:
+            if len(seen) == messages:
+                continue
+            seen.add(key)
+        taken.append(match_id)
+    return taken

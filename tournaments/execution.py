@@ -12,6 +12,12 @@
 
 A claim is stale when its lease ran out, or when it was made on this host by a process that no
 longer exists (a killed worker), or by this very process (which is not playing it, being here).
+
+Short matches go several to a task (`execute_batch`, tournaments/dispatch.py decides how many):
+their claims are one transaction, their records another (one COPY of all their games, one
+update of the matches, their ratings in one pass), so that a one-game match does not pay two
+durable commits and a dozen round trips of its own. Each match keeps its own claim, token and
+lease: a batch is only a way to write, never a unit that succeeds or fails as a whole.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, play_match
-from players.ratings import rate
+from players.ratings import rate_many
+from stack.bulk import update_rows
+from stack.database import commit_without_waiting
 from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
 from submitted_bots.playing import spec_for
@@ -41,7 +49,8 @@ log = logging.getLogger(__name__)
 
 
 def current_worker() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """`machine:pid`: the machine is TRUCO_MACHINE_NAME, else the system's host name."""
+    return f"{settings.TRUCO_MACHINE_NAME or socket.gethostname()}:{os.getpid()}"
 
 
 def lease_seconds() -> int:
@@ -70,12 +79,14 @@ class Claim:
     tournament_id: int
     token: uuid.UUID
     attempt: int
-    spec: MatchSpec
+    spec: MatchSpec | None  # made outside the claim's transaction (a bundle may be fetched)
     needs_winner: bool
     competitive: bool
     team_a: list[int]
     team_b: list[int]
     lease: int
+    variant: str = ""
+    sides: tuple = ()  # (tournament, seed, bot_a, bot_b): what the spec is made of
 
 
 @dataclass
@@ -89,18 +100,33 @@ class Played:
 
 def execute(match_id: int, worker: str | None = None) -> Outcome:
     """Claim, play and record match `match_id`; safe to call any number of times."""
-    claim = claim_match(match_id, worker or current_worker())
-    if isinstance(claim, Outcome):
-        return claim
-    try:
-        played = play(claim)
-    except Exception as exc:  # an engine or plugin failure: give the match back for a retry
-        log.exception("match %s attempt %s failed", match_id, claim.attempt)
-        return release(claim, f"{type(exc).__name__}: {exc}")
-    if record(claim, played):
-        return Outcome("recorded", claim.tournament_id)
-    log.warning("match %s: claim %s was taken over; result discarded", match_id, claim.token)
-    return Outcome("lost", claim.tournament_id)
+    return execute_batch([match_id], worker)[match_id]
+
+
+def execute_batch(match_ids: list[int], worker: str | None = None) -> dict[int, Outcome]:
+    """Claim, play and record these matches (one claim and one record transaction for all);
+    each one's Outcome. Safe to call any number of times, with any overlap."""
+    outcomes, claims = claim_matches(match_ids, worker or current_worker())
+    heartbeat = Heartbeat(claims)
+    finished: list[tuple[Claim, Played]] = []
+    for claim in claims:
+        try:
+            claim.spec = claim.spec or match_spec_of(claim)
+            finished.append((claim, play_spec(claim.spec, claim.needs_winner, heartbeat)))
+        except Exception as exc:  # an engine, plugin or storage failure: give it back
+            log.exception("match %s attempt %s failed", claim.match_id, claim.attempt)
+            outcomes[claim.match_id] = release(claim, f"{type(exc).__name__}: {exc}")
+    for claim, recorded in zip(
+        [c for c, _ in finished], record_batch(finished), strict=True
+    ):
+        if recorded:
+            outcomes[claim.match_id] = Outcome("recorded", claim.tournament_id)
+        else:
+            log.warning(
+                "match %s: claim %s was taken over; result discarded", claim.match_id, claim.token
+            )
+            outcomes[claim.match_id] = Outcome("lost", claim.tournament_id)
+    return outcomes
 
 
 # --- claiming -----------------------------------------------------------------------------
@@ -131,82 +157,108 @@ def claim_is_stale(worker: str, lease_until: datetime | None, now: datetime, me:
 
 
 def claim_match(match_id: int, worker: str) -> Claim | Outcome:
+    outcomes, claims = claim_matches([match_id], worker)
+    return claims[0] if claims else outcomes[match_id]
+
+
+CLAIM_FIELDS = ["status", "attempts", "worker", "claim_token", "lease_until", "started_at"]
+
+
+def claim_matches(match_ids: list[int], worker: str) -> tuple[dict[int, Outcome], list[Claim]]:
+    """Claim what may be claimed of these matches, in one transaction (rows locked in id
+    order, as every claimer locks them); the Outcome of each match not claimed."""
     now = timezone.now()
+    outcomes: dict[int, Outcome] = {}
+    claimed: list[tuple[Match, Entrant, Entrant]] = []
     with transaction.atomic():
-        try:
-            match = (
-                Match.objects.select_for_update(of=("self",))
-                .select_related("tournament")
-                .get(pk=match_id)
-            )
-        except Match.DoesNotExist:
-            return Outcome("missing")
-        tournament = match.tournament
-        if match.is_finished:
-            return Outcome("finished", tournament.pk)
-        if tournament.status == Tournament.Status.CANCELLED:
-            match.status = Match.Status.CANCELLED
-            match.save(update_fields=["status"])
-            return Outcome("cancelled", tournament.pk)
-        if tournament.status != Tournament.Status.RUNNING:
-            if match.status == Match.Status.QUEUED:
-                match.status = Match.Status.PENDING  # resuming the tournament queues it again
-                match.save(update_fields=["status"])
-            return Outcome("held", tournament.pk)
-        if match.status == Match.Status.RUNNING and not claim_is_stale(
-            match.worker, match.lease_until, now, worker
-        ):
-            return Outcome("busy", tournament.pk, wait=(match.lease_until - now).total_seconds())
-        entrants = {
-            e.id: e
-            for e in Entrant.objects.select_related("bot").filter(
-                id__in=[match.entrant_a_id, match.entrant_b_id]
-            )
-        }
-        side_a, side_b = entrants[match.entrant_a_id], entrants.get(match.entrant_b_id)
-        if side_b is None:  # a bye is recorded when it is created; nothing to play
-            return Outcome("finished", tournament.pk)
-        if side_a.bot is None or side_b.bot is None:
-            return Outcome("human", tournament.pk)
-        if match.attempts >= settings.TRUCO_MATCH_MAX_ATTEMPTS:
-            reason = match.error or f"its worker {match.worker or '(unknown)'} was lost"
-            match.status = Match.Status.FAILED
-            match.error = f"gave up after {match.attempts} attempts; last: {reason}"
-            match.lease_until = None
-            match.save(update_fields=["status", "error", "lease_until"])
-            return Outcome("failed", tournament.pk, error=match.error)
-        if match.status == Match.Status.RUNNING:
-            log.warning("match %s: taking over the stale claim of %s", match.pk, match.worker)
-        lease = lease_seconds()
-        match.status = Match.Status.RUNNING
-        match.attempts += 1
-        match.worker = worker
-        match.claim_token = uuid.uuid4()
-        match.lease_until = now + timedelta(seconds=lease)
-        match.started_at = now
-        match.save(
-            update_fields=[
-                "status",
-                "attempts",
-                "worker",
-                "claim_token",
-                "lease_until",
-                "started_at",
-            ]
+        commit_without_waiting()  # a claim a crash undoes is claimed again; nothing is lost
+        matches = list(
+            Match.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .filter(pk__in=match_ids)
+            .order_by("pk")
         )
-    spec = match_spec(tournament, match.seed, side_a.bot, side_b.bot)
-    return Claim(
-        match_id=match.pk,
-        tournament_id=tournament.pk,
-        token=match.claim_token,
-        attempt=match.attempts,
-        spec=spec,
-        needs_winner=needs_winner(tournament),
-        competitive=tournament.competitive,
-        team_a=rated_player_ids(side_a),
-        team_b=rated_player_ids(side_b),
-        lease=lease,
-    )
+        for match_id in set(match_ids) - {m.pk for m in matches}:
+            outcomes[match_id] = Outcome("missing")
+        sides = [m.entrant_a_id for m in matches] + [m.entrant_b_id for m in matches]
+        entrants = {
+            e.id: e for e in Entrant.objects.select_related("bot").filter(id__in=set(sides) - {None})
+        }
+        lease = lease_seconds()
+        for match in matches:
+            outcome = _claim_locked(match, entrants, worker, now, lease)
+            if outcome is None:
+                claimed.append((match, entrants[match.entrant_a_id], entrants[match.entrant_b_id]))
+            else:
+                outcomes[match.pk] = outcome
+        if claimed:
+            update_rows([m for m, _, _ in claimed], CLAIM_FIELDS)
+    claims = [
+        Claim(
+            match_id=match.pk,
+            tournament_id=match.tournament_id,
+            token=match.claim_token,
+            attempt=match.attempts,
+            spec=None,
+            needs_winner=needs_winner(match.tournament),
+            competitive=match.tournament.competitive,
+            team_a=rated_player_ids(side_a),
+            team_b=rated_player_ids(side_b),
+            lease=lease,
+            variant=match.tournament.variant,
+            sides=(match.tournament, match.seed, side_a.bot, side_b.bot),
+        )
+        for match, side_a, side_b in claimed
+    ]
+    return outcomes, claims
+
+
+def _claim_locked(
+    match: Match, entrants: dict[int, Entrant], worker: str, now: datetime, lease: int
+) -> Outcome | None:
+    """Claim one locked match (its fields set, saved by the caller), or why not (saved here:
+    the rare cases)."""
+    tournament = match.tournament
+    if match.is_finished:
+        return Outcome("finished", tournament.pk)
+    if tournament.status == Tournament.Status.CANCELLED:
+        match.status = Match.Status.CANCELLED
+        match.save(update_fields=["status"])
+        return Outcome("cancelled", tournament.pk)
+    if tournament.status != Tournament.Status.RUNNING:
+        if match.status == Match.Status.QUEUED:
+            match.status = Match.Status.PENDING  # resuming the tournament queues it again
+            match.save(update_fields=["status"])
+        return Outcome("held", tournament.pk)
+    if match.status == Match.Status.RUNNING and not claim_is_stale(
+        match.worker, match.lease_until, now, worker
+    ):
+        return Outcome("busy", tournament.pk, wait=(match.lease_until - now).total_seconds())
+    side_a, side_b = entrants[match.entrant_a_id], entrants.get(match.entrant_b_id)
+    if side_b is None:  # a bye is recorded when it is created; nothing to play
+        return Outcome("finished", tournament.pk)
+    if side_a.bot is None or side_b.bot is None:
+        return Outcome("human", tournament.pk)
+    if match.attempts >= settings.TRUCO_MATCH_MAX_ATTEMPTS:
+        reason = match.error or f"its worker {match.worker or '(unknown)'} was lost"
+        match.status = Match.Status.FAILED
+        match.error = f"gave up after {match.attempts} attempts; last: {reason}"
+        match.lease_until = None
+        match.save(update_fields=["status", "error", "lease_until"])
+        return Outcome("failed", tournament.pk, error=match.error)
+    if match.status == Match.Status.RUNNING:
+        log.warning("match %s: taking over the stale claim of %s", match.pk, match.worker)
+    match.status = Match.Status.RUNNING
+    match.attempts += 1
+    match.worker = worker
+    match.claim_token = uuid.uuid4()
+    match.lease_until = now + timedelta(seconds=lease)
+    match.started_at = now
+    return None
+
+
+def match_spec_of(claim: Claim) -> MatchSpec:
+    return match_spec(*claim.sides)
 
 
 def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> MatchSpec:
@@ -231,23 +283,28 @@ def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> Mat
 
 
 class Heartbeat:
-    """Renews the claim's lease every quarter lease, as games finish."""
+    """Renews the leases of a task's claims every quarter lease, as games finish (the matches
+    of a batch still waiting their turn included)."""
 
-    def __init__(self, claim: Claim):
-        self.claim = claim
-        self.every = claim.lease / 4
+    def __init__(self, claims: list[Claim] | Claim):
+        self.claims = claims if isinstance(claims, list) else [claims]
+        self.every = min((c.lease for c in self.claims), default=60) / 4
         self.next = time.monotonic() + self.every
 
     def __call__(self, game: MatchGame | None = None) -> None:
         if time.monotonic() < self.next:
             return
+        lease = min(c.lease for c in self.claims)
         Match.objects.filter(
-            pk=self.claim.match_id, claim_token=self.claim.token, status=Match.Status.RUNNING
-        ).update(lease_until=timezone.now() + timedelta(seconds=self.claim.lease))
+            pk__in=[c.match_id for c in self.claims],
+            claim_token__in=[c.token for c in self.claims],
+            status=Match.Status.RUNNING,
+        ).update(lease_until=timezone.now() + timedelta(seconds=lease))
         self.next = time.monotonic() + self.every
 
 
 def play(claim: Claim) -> Played:
+    claim.spec = claim.spec or match_spec_of(claim)
     return play_spec(claim.spec, claim.needs_winner, Heartbeat(claim))
 
 
@@ -309,16 +366,55 @@ def insert_games(rows: list[Game]) -> None:
             )
 
 
+RESULT_FIELDS = [
+    "wins_a",
+    "wins_b",
+    "points_a",
+    "points_b",
+    "games_played",
+    "terminations",
+    "winner",
+    "summary",
+    "status",
+    "finished_at",
+    "lease_until",
+    "error",
+    "rated",
+]
+
+
+@dataclass
+class ToRecord:
+    """A played match to record, if it still runs under `token`."""
+
+    match_id: int
+    token: uuid.UUID
+    played: Played
+    attempt: int
+    competitive: bool
+    team_a: list[int]
+    team_b: list[int]
+
+
 def record(claim: Claim, played: Played) -> bool:
     """Write the games and the result if the claim is still ours; False if it was taken over."""
-    return record_match(
-        claim.match_id,
-        claim.token,
-        played,
-        attempt=claim.attempt,
-        competitive=claim.competitive,
-        team_a=claim.team_a,
-        team_b=claim.team_b,
+    return record_batch([(claim, played)])[0]
+
+
+def record_batch(finished: list[tuple[Claim, Played]]) -> list[bool]:
+    return record_matches(
+        [
+            ToRecord(
+                claim.match_id,
+                claim.token,
+                played,
+                attempt=claim.attempt,
+                competitive=claim.competitive,
+                team_a=claim.team_a,
+                team_b=claim.team_b,
+            )
+            for claim, played in finished
+        ]
     )
 
 
@@ -336,59 +432,81 @@ def record_match(
     its games (one bulk insert), its result and its rating, in one transaction, if the match
     still runs under `token` (the claim of the attempt that played it); False if not (it was
     taken over, re-run or cancelled meanwhile), and nothing is written."""
-    rows = game_rows(match_id, played.games)
+    return record_matches(
+        [ToRecord(match_id, token, played, attempt, competitive, team_a, team_b)]
+    )[0]
+
+
+def record_matches(items: list[ToRecord]) -> list[bool]:
+    """`record_match` for several matches in one transaction: one COPY of all their games, one
+    update of the matches, their ratings in one pass (in the order given); for each, whether
+    it was recorded (a match whose claim was taken over is skipped, the others are not)."""
+    if not items:
+        return []
+    rows = {item.match_id: game_rows(item.match_id, item.played.games) for item in items}
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
+        matches = {
+            m.pk: m
+            for m in Match.objects.select_for_update(of=("self",))
             .select_related("tournament")
-            .get(pk=match_id)
-        )
-        if match.status != Match.Status.RUNNING or match.claim_token != token:
-            return False
-        insert_games(rows)
-        sides = [g.winner_side for g in played.games]
-        terminations: dict[str, int] = {}
-        for g in played.games:
-            terminations[g.result.termination] = terminations.get(g.result.termination, 0) + 1
-        match.wins_a, match.wins_b = sides.count("a"), sides.count("b")
-        match.points_a = sum(g.points[0] for g in played.games)
-        match.points_b = sum(g.points[1] for g in played.games)
-        match.games_played = len(played.games)
-        match.terminations = terminations
-        match.winner_id = {"a": match.entrant_a_id, "b": match.entrant_b_id}.get(
-            played.winner_side or ""
-        )
-        match.summary = {
-            "pair_scores": played.pair_scores,
-            "deciders": played.deciders,
-            "seconds": round(played.seconds, 4),
-            "attempt": attempt,
+            .filter(pk__in=[item.match_id for item in items])
+            .order_by("pk")
         }
-        match.status = Match.Status.DONE
-        match.finished_at = timezone.now()
-        match.lease_until = None
-        match.error = ""
-        fields = [
-            "wins_a",
-            "wins_b",
-            "points_a",
-            "points_b",
-            "games_played",
-            "terminations",
-            "winner",
-            "summary",
-            "status",
-            "finished_at",
-            "lease_until",
-            "error",
-        ]
-        if competitive and not match.rated:
-            winner = None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
-            rate(match.tournament.variant, team_a, team_b, winner)
-            match.rated = True
-            fields.append("rated")
-        match.save(update_fields=fields)
-    return True
+        recorded: list[bool] = []
+        valid: list[tuple[ToRecord, Match]] = []
+        for item in items:
+            match = matches.pop(item.match_id, None)  # popped: a match is recorded once
+            ok = (
+                match is not None
+                and match.status == Match.Status.RUNNING
+                and match.claim_token == item.token
+            )
+            recorded.append(ok)
+            if ok:
+                valid.append((item, match))
+        if not valid:
+            return recorded
+        insert_games([row for item, _ in valid for row in rows[item.match_id]])
+        ratings: dict[str, list[tuple[list[int], list[int], int | None]]] = {}
+        now = timezone.now()
+        for item, match in valid:
+            _set_result(match, item, now)
+            if item.competitive and not match.rated:
+                winner = None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
+                ratings.setdefault(match.tournament.variant, []).append(
+                    (item.team_a, item.team_b, winner)
+                )
+                match.rated = True
+        for variant, results in ratings.items():
+            rate_many(variant, results)
+        update_rows([match for _, match in valid], RESULT_FIELDS)
+    return recorded
+
+
+def _set_result(match: Match, item: ToRecord, now: datetime) -> None:
+    played = item.played
+    sides = [g.winner_side for g in played.games]
+    terminations: dict[str, int] = {}
+    for g in played.games:
+        terminations[g.result.termination] = terminations.get(g.result.termination, 0) + 1
+    match.wins_a, match.wins_b = sides.count("a"), sides.count("b")
+    match.points_a = sum(g.points[0] for g in played.games)
+    match.points_b = sum(g.points[1] for g in played.games)
+    match.games_played = len(played.games)
+    match.terminations = terminations
+    match.winner_id = {"a": match.entrant_a_id, "b": match.entrant_b_id}.get(
+        played.winner_side or ""
+    )
+    match.summary = {
+        "pair_scores": played.pair_scores,
+        "deciders": played.deciders,
+        "seconds": round(played.seconds, 4),
+        "attempt": item.attempt,
+    }
+    match.status = Match.Status.DONE
+    match.finished_at = now
+    match.lease_until = None
+    match.error = ""
 
 
 def release(claim: Claim, error: str) -> Outcome:

@@ -306,6 +306,9 @@ class Match(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     queued_at = models.DateTimeField(null=True, blank=True)
+    # The broker message it was last sent in (short matches go several to a message,
+    # tournaments/dispatch.py): the sweep counts the messages queued matches should have.
+    batch = models.UUIDField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -31,6 +31,29 @@ def run_match(self, *, match_id: int) -> str:
     return outcome.kind
 
 
+@shared_task(
+    name="tournaments.run_matches",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def run_matches(*, match_ids: list[int]) -> dict[str, int]:
+    """Several short matches in one task (tournaments/dispatch.py task_batches): claimed in one
+    transaction, recorded in another, their tournaments advanced once. A match that could not
+    be played now (busy under another claim, failed) is sent again on its own."""
+    outcomes = execution.execute_batch(match_ids, execution.current_worker())
+    for tournament_id in sorted(
+        {o.tournament_id for o in outcomes.values() if o.should_advance and o.tournament_id}
+    ):
+        dispatch.continue_tournament(tournament_id)
+    kinds: dict[str, int] = {}
+    for match_id, outcome in sorted(outcomes.items()):
+        kinds[outcome.kind] = kinds.get(outcome.kind, 0) + 1
+        if outcome.kind in ("busy", "error"):
+            dispatch.publish_later(match_id, retry_countdown(outcome.wait))
+    return kinds
+
+
 @shared_task(name="tournaments.advance", acks_late=True, ignore_result=True)
 def advance_tournament(*, tournament_id: int) -> None:
     dispatch.continue_tournament(tournament_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -190,11 +191,31 @@ def flush(server: OwnRedis) -> None:
     server.client().flushall()
 
 
-@pytest.mark.parametrize("disturb", [restart, flush], ids=["killed-and-restarted", "flushed"])
+@contextmanager
+def busy_cores(count: int):
+    """Loops that keep `count` cores busy (issue 19: the stall was seen with both cores taken
+    by other work, where every commit and every reconnection takes longer)."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+@pytest.mark.parametrize(
+    "disturb, load",
+    [(restart, 0), (flush, 0), (restart, 2)],
+    ids=["killed-and-restarted", "flushed", "killed-and-restarted-under-load"],
+)
 def test_a_tournament_survives_its_broker_losing_the_queue(
-    postgres_url, tmp_path, own_redis, disturb
+    postgres_url, tmp_path, own_redis, disturb, load
 ):
-    report = run_disturbed(postgres_url, tmp_path, own_redis, disturb, f"loss {disturb.__name__}")
+    with busy_cores(load):
+        report = run_disturbed(
+            postgres_url, tmp_path, own_redis, disturb, f"loss {disturb.__name__} {load}"
+        )
     assert report["status"] == "done"
     assert_recorded_once(postgres_url, report["tournament"])
     assert table(report) == table(in_process(ARGS))

@@ -35,11 +35,13 @@ def command(service: str) -> list[str]:
     return shlex.split(value) if isinstance(value, str) else value
 
 
-def test_compose_has_the_database_broker_web_workers_and_sweeper():
+def test_compose_has_the_database_broker_object_store_web_workers_and_sweeper():
     assert set(SERVICES) == {
         "proxy",
         "db",
         "redis",
+        "objects",
+        "objects-bucket",
         "migrate",
         "web",
         "asgi",
@@ -58,7 +60,8 @@ def test_compose_has_the_database_broker_web_workers_and_sweeper():
 
 
 @pytest.mark.parametrize(
-    "service", ["proxy", "db", "redis", "web", "worker", "asgi", "table-host", "beat"]
+    "service",
+    ["proxy", "db", "redis", "objects", "web", "worker", "asgi", "table-host", "beat"],
 )
 def test_every_long_running_service_has_a_health_check(service):
     check = SERVICES[service]["healthcheck"]
@@ -74,10 +77,14 @@ def test_data_lives_in_named_volumes():
 
 def test_workers_can_be_scaled():
     worker = SERVICES["worker"]
-    assert "container_name" not in worker and "ports" not in worker
+    assert "container_name" not in worker and "ports" not in worker and "hostname" not in worker
+    assert worker["deploy"]["replicas"] >= 2
+    # Each replica is a machine of its own: no fixed machine name that two would share.
+    assert "TRUCO_MACHINE_NAME" not in worker["environment"]
     for dependency in ("db", "redis"):
         assert worker["depends_on"][dependency]["condition"] == "service_healthy"
-    assert worker["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    for step in ("migrate", "objects-bucket"):
+        assert worker["depends_on"][step]["condition"] == "service_completed_successfully"
 
 
 def test_the_web_command_serves_the_projects_wsgi_application_and_health_url():
@@ -189,12 +196,43 @@ def test_the_services_that_play_no_bot_keep_dockers_default_confinement():
         assert "security_opt" not in SERVICES[name]
 
 
-def test_the_web_server_and_the_workers_share_the_uploaded_bundles():
-    """The web process stores uploads under var/bundles; every process that plays bots (the
-    match workers, and the play worker for people's tables) unpacks them from there."""
-    assert "bundles" in COMPOSE["volumes"]
-    for service in ("web", "worker", "table-host"):
-        assert "bundles:/app/var/bundles" in SERVICES[service]["volumes"]
+def test_the_services_share_no_files_and_keep_bundles_in_the_object_store():
+    """The web process stores uploads in the object store; every process that plays bots (the
+    match workers, and the table hosts for people's tables) fetches them from there: no
+    volume of bundles is shared, so workers may run on other machines."""
+    assert "bundles" not in COMPOSE["volumes"]
+    store = SERVICES["objects"]
+    assert (
+        store["image"].startswith("minio/minio:RELEASE.")
+        and "objectdata:/data" in (store["volumes"])
+    )
+    bucket = SERVICES["objects-bucket"]
+    assert bucket["depends_on"]["objects"]["condition"] == "service_healthy"
+    for service in ("migrate", "web", "asgi", "table-host", "worker", "beat"):
+        spec = SERVICES[service]
+        assert not any("bundles" in volume for volume in spec.get("volumes", []))
+        env = spec["environment"]
+        assert env["TRUCO_BUNDLE_STORAGE"] == "s3"
+        assert env["AWS_S3_ENDPOINT_URL"] == "http://objects:9000"
+        assert env["AWS_STORAGE_BUCKET_NAME"] == bucket["environment"]["BUCKET"]
+        assert env["AWS_ACCESS_KEY_ID"] == store["environment"]["MINIO_ROOT_USER"]
+        assert env["AWS_SECRET_ACCESS_KEY"] == store["environment"]["MINIO_ROOT_PASSWORD"]
+        assert env["AWS_SECRET_ACCESS_KEY"].startswith("${AWS_SECRET_ACCESS_KEY:?")
+    assert '"store/$$BUCKET"' in " ".join(bucket["entrypoint"])
+
+
+def test_the_compose_environment_makes_the_s3_bundle_storage(monkeypatch):
+    """What the settings make of the services' environment (the ${...} filled in)."""
+    from config.settings import bundle_storage_setting
+
+    for name, value in SERVICES["worker"]["environment"].items():
+        if name.startswith(("AWS_", "TRUCO_BUNDLE")):
+            monkeypatch.setenv(name, "secret" if value.startswith("${AWS_SECRET") else value)
+    made = bundle_storage_setting()
+    assert made["BACKEND"] == "storages.backends.s3.S3Storage"
+    assert made["OPTIONS"]["endpoint_url"] == "http://objects:9000"
+    assert made["OPTIONS"]["bucket_name"] == "truco-bundles"
+    assert made["OPTIONS"]["secret_key"] == "secret"
 
 
 # --- the reverse proxy (issue 16: slow clients held gunicorn's threads) -----------------------

@@ -18,10 +18,13 @@ It prints numbers; it passes or fails nothing.
 
 from __future__ import annotations
 
+import io
 import multiprocessing
+import pstats
 import random
 import statistics
 import time
+from pathlib import Path
 
 from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
@@ -69,6 +72,15 @@ class Command(BaseCommand):
             help="the standings endpoint, timed through the web stack ('' to skip)",
         )
         parser.add_argument("--skip-stack", action="store_true")
+        parser.add_argument("--skip-standings", action="store_true")
+        parser.add_argument(
+            "--worker-log", default="", help="append the workers' INFO log to this file"
+        )
+        parser.add_argument(
+            "--profile",
+            default="",
+            help="profile the workers' tasks (cProfile) into this folder and print the top",
+        )
         parser.add_argument(
             "--jailed",
             action="store_true",
@@ -94,7 +106,8 @@ class Command(BaseCommand):
             with override_settings(**self.trust(opts)):
                 tournament = self.bench_stack(opts)
                 self.bench_engine(tournament, opts)
-        self.bench_standings(opts)
+        if not opts["skip_standings"]:
+            self.bench_standings(opts)
 
     def trust(self, opts) -> dict:
         """Settings of this process for --jailed (the workers get the same by environment)."""
@@ -111,8 +124,17 @@ class Command(BaseCommand):
             seed=opts["seed"],
             seeding=Tournament.Seeding.ORDER,
         )
-        env = {"TRUCO_TRUSTED_BOT_PLUGINS": ""} if opts["jailed"] else None
-        workers = [start_worker(1, pool=opts["pool"], env=env) for _ in range(opts["workers"])]
+        env = {"TRUCO_TRUSTED_BOT_PLUGINS": ""} if opts["jailed"] else {}
+        if opts["profile"]:
+            env["TRUCO_PROFILE_DIR"] = str(Path(opts["profile"]).resolve())
+        log = (
+            {"loglevel": "INFO", "log_file": open(opts["worker_log"], "ab")}
+            if opts["worker_log"]
+            else {}
+        )
+        workers = [
+            start_worker(1, pool=opts["pool"], env=env, **log) for _ in range(opts["workers"])
+        ]
         try:
             self.wait_for_worker_nodes(len(workers))
             started = time.perf_counter()
@@ -124,6 +146,8 @@ class Command(BaseCommand):
                 stop_worker(worker, idle=True)  # the tournament is over, or failed
         if status != Tournament.Status.DONE:
             raise CommandError(f"the tournament did not finish: {status}")
+        if opts["profile"]:
+            self.print_profile(Path(opts["profile"]))
         matches = Match.objects.filter(tournament=tournament, entrant_b__isnull=False)
         games = sum(matches.values_list("games_played", flat=True))
         self.stack_seconds = elapsed
@@ -133,6 +157,17 @@ class Command(BaseCommand):
             f"in {elapsed:.2f}s = {games / elapsed:,.0f} games/s"
         )
         return tournament
+
+    def print_profile(self, folder: Path) -> None:
+        files = sorted(str(f) for f in folder.glob("worker-*.prof"))
+        if not files:
+            self.stdout.write(f"no profile was written in {folder}")
+            return
+        out = io.StringIO()
+        stats = pstats.Stats(*files, stream=out)
+        stats.strip_dirs().sort_stats("cumulative").print_stats(30)
+        self.stdout.write(f"the workers' tasks, profiled ({len(files)} processes):")
+        self.stdout.write(out.getvalue())
 
     def wait_for_worker_nodes(self, count: int, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout

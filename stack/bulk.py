@@ -1,0 +1,44 @@
+"""Writing several rows of one model in one statement, cheaply.
+
+Django's `bulk_update` builds a `CASE WHEN id = ... THEN ...` expression per field and row, and
+resolving those expressions costs more CPU than the games of a one-game match (measured with
+`bench_stack --profile`: 54 ms a call for two matches). On PostgreSQL this writes
+`UPDATE t SET f = v.f, ... FROM (VALUES (...), ...) AS v (id, f, ...) WHERE t.id = v.id`,
+one statement whatever the number of rows, its values typed by casts; elsewhere (SQLite: the
+embedded default, one writer at a time) an UPDATE per row."""
+
+from __future__ import annotations
+
+from django.db import connection
+
+
+def update_rows(objs: list, fields: list[str]) -> None:
+    """Save these fields of these saved model instances (all of one model)."""
+    if not objs:
+        return
+    model = type(objs[0])
+    meta = model._meta
+    concrete = [meta.get_field(name) for name in fields]
+    if connection.vendor != "postgresql" or len(objs) == 1:
+        for obj in objs:
+            values = {f.attname: getattr(obj, f.attname) for f in concrete}
+            model._base_manager.filter(pk=obj.pk).update(**values)
+        return
+    quote = connection.ops.quote_name
+    pk = meta.pk
+    columns = [pk, *concrete]
+    casts = [f"::{column.db_type(connection)}" for column in columns]
+    row = "(" + ", ".join(f"%s{cast}" for cast in casts) + ")"
+    params: list = []
+    for obj in objs:
+        for column in columns:
+            params.append(column.get_db_prep_save(getattr(obj, column.attname), connection))
+    names = ", ".join(quote(column.column) for column in columns)
+    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in concrete)
+    table = quote(meta.db_table)
+    sql = (
+        f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(objs))}) "
+        f"AS v ({names}) WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
