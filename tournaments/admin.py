@@ -55,19 +55,7 @@ def progress_bar(done: int, total: int | None) -> str:
 # --- players, bots, ratings ---------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
-
-
 # --- tournaments --------------------------------------------------------------------------
-
-
 
 
 class EntrantFormSet(forms.BaseInlineFormSet):
@@ -296,8 +284,6 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description="Cancel the selected tournaments")
     def cancel_tournaments(self, request, queryset):
         self._each(request, queryset, lifecycle.cancel, "cancelled")
-
-
 
 
 @admin.register(Entrant)

@@ -34,10 +34,12 @@ from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
 from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
+from tournaments.ladder import rate_ladder_match
 from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 
 log = logging.getLogger(__name__)
+
 
 def current_worker() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -383,6 +385,8 @@ def record_match(
         if competitive and not match.rated:
             winner = None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
             rate(match.tournament.variant, team_a, team_b, winner)
+            if match.tournament.kind == Tournament.Kind.LADDER:
+                rate_ladder_match(match, winner)
             match.rated = True
             fields.append("rated")
         match.save(update_fields=fields)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from stack.retries import retry_countdown
-from tournaments import dispatch, execution
+from tournaments import dispatch, execution, ladder_scheduler
 
 
 @shared_task(
@@ -41,3 +41,7 @@ def sweep() -> int:
     return dispatch.sweep()
 
 
+@shared_task(name="tournaments.ladder", ignore_result=True)
+def ladder() -> int:
+    """The ladder's scheduler (CELERY_BEAT_SCHEDULE; the embedded stack runs it itself)."""
+    return ladder_scheduler.tick()

@@ -56,31 +56,13 @@ class VariantSerializer(serializers.Serializer):
     presets = serializers.DictField(child=serializers.DictField())
 
 
-
-
-
-
-
-
 # --- players, bots, ratings ---------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- tournaments and entrants -------------------------------------------------------------
 
 
-        # `master` and `daily` belong to a player's own table (the play app), not a tournament.
+# `master` and `daily` belong to a player's own table (the play app), not a tournament.
 
 
 class EntrantBotSerializer(serializers.ModelSerializer):
@@ -697,5 +679,3 @@ class BracketSerializer(serializers.Serializer):
 
 class RoundQuerySerializer(serializers.Serializer):
     round = serializers.IntegerField(required=False, min_value=1, max_value=100_000)
-
-

@@ -58,17 +58,7 @@ class VariantViewSet(ApiMixin, viewsets.ViewSet):
         return Response(serializers.VariantSerializer(variant.describe()).data)
 
 
-
-
 # --- players, bots, ratings ---------------------------------------------------------------
-
-
-
-
-
-
-
-
 
 
 # --- tournaments --------------------------------------------------------------------------

@@ -113,18 +113,4 @@ def replay(request, pk: int):
     return render(request, "tournaments/replay.html", {"game": game, "match": game.match})
 
 
-
-
-
-
 # --- accounts and play ---------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
