@@ -42,7 +42,10 @@ class BotForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["plugin"].choices = [("", "---"), *[(name, name) for name in sorted(registry().bots)]]
+        self.fields["plugin"].choices = [
+            ("", "---"),
+            *[(name, name) for name in sorted(registry().bots)],
+        ]
         self.fields["name"].required = False
         if self.instance.pk is not None:
             del self.fields["upload"]  # a version is what was uploaded: upload a new one

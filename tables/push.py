@@ -62,9 +62,13 @@ def language_of(scope) -> str:
     for name, value in scope.get("headers", []):
         if name == b"accept-language":
             for part in value.decode("latin-1").split(","):
-                code = translation.get_supported_language_variant(
-                    part.split(";")[0].strip() or settings.LANGUAGE_CODE
-                ) if part.strip() else None
+                code = (
+                    translation.get_supported_language_variant(
+                        part.split(";")[0].strip() or settings.LANGUAGE_CODE
+                    )
+                    if part.strip()
+                    else None
+                )
                 if code:
                     return code
     return settings.LANGUAGE_CODE
