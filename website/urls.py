@@ -7,7 +7,7 @@ from django.urls import path
 
 from submitted_bots.web import my_bots
 from tables.web import views as tables
-from tournaments.web import entries
+from tournaments.web import entries, ladder
 from tournaments.web import views as tournaments
 from website import users, views
 
@@ -23,6 +23,10 @@ urlpatterns = [
     path("matches/<int:pk>/", tournaments.match_detail, name="match"),
     path("games/<int:pk>/replay/", tournaments.replay, name="replay"),
     path("ratings/", views.ratings, name="ratings"),
+    path("ratings/<int:pk>/", views.rating_detail, name="rating"),
+    path("ladder/", ladder.ladder_index, name="ladders"),
+    path("ladder/<int:pk>/", ladder.ladder_board, name="ladder"),
+    path("ladder/entries/<int:pk>/", ladder.ladder_entry, name="ladder-entry"),
     path("bots/mine/", my_bots.my_bots, name="my-bots"),
     path("bots/<int:pk>/retire/", my_bots.retire, name="retire-bot"),
     path("play/", tables.play_lobby, name="play"),

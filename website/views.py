@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -34,6 +34,13 @@ def ratings(request):
         "website/ratings.html",
         {"variants": variants, "variant": variant, "board": board, "ranking": ranking},
     )
+
+
+def rating_detail(request, pk: int):
+    """A player's rating in one variant over time (website/rating_chart.js draws it from
+    /api/ratings/{id}/history/)."""
+    rating = get_object_or_404(Rating.objects.select_related("player"), pk=pk)
+    return render(request, "website/rating.html", {"rating": rating})
 
 
 def default_ratings_variant(variants: list[str]) -> str:

@@ -1,0 +1,105 @@
+"""The pictures in a real browser (Chromium): a version's and a player's rating drawn with the
+points the API gives, the ladder's boards and head-to-head heatmap, at desktop and phone size
+(390x844, no sideways scrolling)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from players.models import Rating
+from tests.browser_support import CHROMIUM, chromium_found
+from tests.factories import BotFactory, UserFactory
+from tournaments import execution, ladder_scheduler
+from tournaments.models import Ladder, LadderEntry, Match
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+if not chromium_found():
+    pytest.skip(f"Chromium not found at {CHROMIUM}", allow_module_level=True)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def ladder_played(db):
+    """Four versions of four owners after a few rounds of the ladder."""
+    for k in range(4):
+        BotFactory(name=f"greedy{k}", plugin="random", owner=UserFactory(username=f"author{k}"))
+    for _ in range(4):
+        ladder_scheduler.tick()
+        for match in Match.objects.filter(status=Match.Status.QUEUED):
+            execution.execute(match.pk)
+    return Ladder.objects.get(variant="paulista", players=2)
+
+
+def chart_series(page) -> list[list[dict]]:
+    page.wait_for_selector("#rating-chart[data-points]")
+    return page.evaluate(
+        "() => Chart.getChart(document.getElementById('rating-chart'))"
+        ".data.datasets.map(d => d.data.map(p => ({x: p.x, y: p.y})))"
+    )
+
+
+def assert_drawn_from(series, points):
+    high, low, mu = series
+    assert [p["y"] for p in mu] == pytest.approx([p["mu"] for p in points])
+    assert [p["y"] for p in low] == pytest.approx([p["mu"] - 2 * p["sigma"] for p in points])
+    assert [p["y"] for p in high] == pytest.approx([p["mu"] + 2 * p["sigma"] for p in points])
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_versions_rating_is_drawn_with_the_apis_points(page, live_server, ladder_played):
+    entry = LadderEntry.objects.filter(ladder=ladder_played).order_by("-matches").first()
+    points = APIClient().get(f"/api/ladder-entries/{entry.pk}/history/").json()["results"]
+    assert len(points) == entry.matches >= 2
+    page.goto(f"{live_server.url}/ladder/entries/{entry.pk}/")
+    assert_drawn_from(chart_series(page), points)
+    assert page.locator("canvas#rating-chart[role=img][aria-label]").count() == 1
+    # the same figures as a table for those who read rather than look
+    assert page.locator(".chart-figures tbody tr").count() == len(points)
+
+
+def test_a_players_rating_is_drawn_with_the_apis_points(page, live_server, ladder_played):
+    rating = Rating.objects.filter(variant="paulista").order_by("-matches").first()
+    points = APIClient().get(f"/api/ratings/{rating.pk}/history/").json()["results"]
+    page.goto(f"{live_server.url}/ratings/{rating.pk}/")
+    assert_drawn_from(chart_series(page), points)
+
+
+def test_the_ladder_board_and_its_heatmap(page, live_server, ladder_played):
+    page.goto(f"{live_server.url}/ladder/")
+    assert page.locator(f".ladder-board[data-ladder='{ladder_played.pk}'] li").count() == 4
+    page.goto(f"{live_server.url}/ladder/{ladder_played.pk}/")
+    assert page.locator("#ladder-board tbody tr").count() == 4
+    cells = page.locator("svg.heatmap g.heat-cell")
+    assert cells.count() == 4 * 3
+    # each cell says what it shows, and the games it counts are the ladder's
+    played = {}
+    for m in Match.objects.filter(tournament=ladder_played.tournament, status="done"):
+        for me, them, won in (
+            (m.entrant_a_id, m.entrant_b_id, m.wins_a),
+            (m.entrant_b_id, m.entrant_a_id, m.wins_b),
+        ):
+            w, n = played.get((me, them), (0, 0))
+            played[me, them] = (w + won, n + m.games_played)
+    shown = sum(int(cells.nth(k).get_attribute("data-games")) for k in range(cells.count()))
+    assert shown == sum(n for _, n in played.values())
+    assert "won" in cells.first.locator("title").text_content() or "not played" in (
+        cells.first.locator("title").text_content()
+    )
+
+
+@pytest.mark.parametrize("path", ["/ladder/", "/ladder/{ladder}/", "/ladder/entries/{entry}/"])
+def test_the_ladder_pages_fit_a_phone(browser, live_server, ladder_played, path):
+    entry = LadderEntry.objects.filter(ladder=ladder_played).first()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + path.format(ladder=ladder_played.pk, entry=entry.pk))
+    page.wait_for_load_state("networkidle")
+    assert no_sideways_scroll(page)
+    context.close()
