@@ -11,7 +11,9 @@ from players.models import Rating
 from tests.browser_support import CHROMIUM, chromium_found
 from tests.factories import BotFactory, UserFactory
 from tournaments import execution, ladder_scheduler
+from tournaments.builders import bots_named, create_tournament
 from tournaments.models import Ladder, LadderEntry, Match
+from tournaments.runner import run_in_process
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 if not chromium_found():
@@ -103,3 +105,58 @@ def test_the_ladder_pages_fit_a_phone(browser, live_server, ladder_played, path)
     page.wait_for_load_state("networkidle")
     assert no_sideways_scroll(page)
     context.close()
+
+
+def test_an_elimination_bracket_is_drawn_with_its_lines(page, live_server, played):
+    """Four entrants: two semi-finals whose winners meet in the final, two lines."""
+    page.goto(f"{live_server.url}/tournaments/{played.pk}/")
+    page.wait_for_selector("svg.bracket-lines")
+    section = page.locator(".arena-bracket").first
+    assert section.get_attribute("data-lines") == "2"
+    paths = page.locator("svg.bracket-lines path")
+    final = page.locator(".arena-match:not([data-next])").first.get_attribute("data-key")
+    assert {paths.nth(k).get_attribute("data-to") for k in range(2)} == {final}
+    # each line starts at its semi-final's right edge and ends at the final's left edge
+    # each line starts at its semi-final's right edge and ends at the final's left edge, at
+    # their middles (the path's own figures, against the boxes as laid out)
+    gaps = page.evaluate(
+        """() => [...document.querySelectorAll('svg.bracket-lines path')].map((p) => {
+          const [x1, y1, , , x2] = p.getAttribute('d').match(/-?[0-9.]+/g).map(Number);
+          const origin = p.ownerSVGElement.getBoundingClientRect();
+          const box = (k) => document.querySelector(`.arena-match[data-key='${k}']`)
+            .getBoundingClientRect();
+          const a = box(p.dataset.from), b = box(p.dataset.to);
+          return [origin.left + x1 - a.right, origin.top + y1 - (a.top + a.height / 2),
+                  origin.left + x2 - b.left];
+        })"""
+    )
+    assert len(gaps) == 2
+    assert all(abs(g) < 1 for line in gaps for g in line), gaps
+
+
+def test_a_round_robin_shows_its_head_to_head(page, live_server, db):
+    league = create_tournament(
+        name="League",
+        variant="paulista",
+        format="round-robin",
+        bots=bots_named(["random"] * 3),
+        games_per_match=2,
+        seed=3,
+        seeding="order",
+    )
+    run_in_process(league)
+    page.goto(f"{live_server.url}/tournaments/{league.pk}/")
+    cells = page.locator("svg.heatmap g.heat-cell")
+    assert cells.count() == 6
+    for k in range(6):
+        cell = cells.nth(k)
+        assert cell.get_attribute("data-games") == "2"  # each pair met once, two games
+        assert "won" in cell.locator("title").text_content()
+    # the two cells of a pair add up to the games they played (a game has one winner)
+    won = {
+        (cells.nth(k).get_attribute("data-row"), cells.nth(k).get_attribute("data-col")): int(
+            cells.nth(k).get_attribute("data-wins")
+        )
+        for k in range(6)
+    }
+    assert all(won[r, c] + won[c, r] == 2 for r, c in won)
