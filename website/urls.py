@@ -14,7 +14,8 @@ from website import users, views
 app_name = "web"
 
 urlpatterns = [
-    path("", tournaments.tournament_list, name="home"),
+    path("", views.front_page, name="home"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/enter/", entries.enter, name="enter"),
     path("tournaments/<int:pk>/withdraw/", entries.withdraw, name="withdraw"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from submitted_bots.models import Bot
-from tests.factories import BotFactory, UserFactory
+from tests.factories import BotFactory, StaffFactory, UserFactory
 from tournaments import dispatch, execution, ladder, ladder_scheduler, lifecycle
 from tournaments.models import Ladder, LadderEntry, LadderPoint, Match, Tournament
 
@@ -151,3 +151,29 @@ def test_the_board_is_ranked_by_the_conservative_rating(three_owners):
     LadderEntry.objects.filter(pk=sure.pk).update(mu=30, sigma=1)  # 27
     LadderEntry.objects.filter(pk=lucky.pk).update(mu=35, sigma=4)  # 23
     assert [e.pk for e in ladder.board(board)] == [sure.pk, lucky.pk, new.pk]
+
+
+def test_staff_pause_a_ladder_and_set_its_budget_in_the_admin(three_owners, published, client):
+    client.force_login(StaffFactory())
+    ladder.sync_boards()
+    board = paulista_1v1()
+    url = "/admin/tournaments/ladder/"
+    answer = client.post(url, {"action": "pause", "_selected_action": [board.pk]})
+    assert answer.status_code == 302
+    board.refresh_from_db()
+    assert board.paused
+    answer = client.post(
+        url,
+        {
+            "form-TOTAL_FORMS": "1",
+            "form-INITIAL_FORMS": "1",
+            "form-0-id": str(board.pk),
+            "form-0-games_per_hour": "40",
+            "_save": "Save",
+        },
+        QUERY_STRING=f"id__exact={board.pk}",
+    )
+    assert answer.status_code == 302
+    board.refresh_from_db()
+    assert board.games_per_hour == 40 and not board.paused  # an unticked box is unpaused
+    assert "paulista 1v1 ladder" in client.get(f"{url}{board.pk}/change/").content.decode()

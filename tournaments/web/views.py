@@ -25,6 +25,7 @@ def tournament_list(request):
     queryset = (
         Tournament.objects.with_progress()
         .exclude(table_settings__master__isnull=False)
+        .exclude(kind=Tournament.Kind.LADDER)  # the ladder has pages of its own
         .order_by("-created_at", "-id")
     )
     if status in Tournament.Status.values:
