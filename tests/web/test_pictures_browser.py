@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from engine.records import replay
 from players.models import Rating
 from tests.browser_support import CHROMIUM, chromium_found
 from tests.factories import BotFactory, UserFactory
 from tournaments import execution, ladder_scheduler
 from tournaments.builders import bots_named, create_tournament
-from tournaments.models import Ladder, LadderEntry, Match
+from tournaments.models import Game, Ladder, LadderEntry, Match
 from tournaments.runner import run_in_process
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -160,3 +161,53 @@ def test_a_round_robin_shows_its_head_to_head(page, live_server, db):
         for k in range(6)
     }
     assert all(won[r, c] + won[c, r] == 2 for r, c in won)
+
+
+def test_the_replay_draws_the_score_over_the_hands(page, live_server, played):
+    game = Game.objects.filter(match__tournament=played).order_by("id").first()
+    summary = replay(game.record).summary()
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    page.wait_for_selector("#score-chart[data-hands]")
+    series = page.evaluate(
+        "() => Chart.getChart(document.getElementById('score-chart')).data.datasets"
+        ".map(d => d.data)"
+    )
+    hands = summary["hands"]
+    assert len(series[0]) == len(series[1]) == len(hands) + 1
+    for k, hand in enumerate(hands):  # each step is that hand's points
+        assert [series[t][k + 1] - series[t][k] for t in (0, 1)] == hand["points"]
+    assert [series[0][-1], series[1][-1]] == summary["score"]
+    label = page.locator("#score-chart").get_attribute("aria-label")
+    assert f"{summary['score'][0]} to {summary['score'][1]}" in label
+
+
+@pytest.mark.parametrize("variant", ["paulista", "argentino"])
+def test_cards_have_faces_and_say_what_they_are(page, live_server, variant):
+    """The replay's cards are drawn faces (the French deck, the Spanish one), each an image
+    whose label names the card, its text still there for screen readers."""
+    cup = create_tournament(
+        name="Faces",
+        variant=variant,
+        format="round-robin",
+        bots=bots_named(["random"] * 2),
+        games_per_match=1,
+        seed=4,
+        seeding="order",
+    )
+    run_in_process(cup)
+    game = Game.objects.filter(match__tournament=cup).first()
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    page.wait_for_selector("#board .card.has-face")
+    cards = page.locator("#board .seat .card.has-face")
+    assert cards.count() == 6  # the game is over: both seats' three cards shown face up
+    words = {"c": "clubs", "h": "hearts", "s": "spades", "d": "diamonds"}
+    if variant == "argentino":
+        words = {"e": "espadas", "b": "bastos", "o": "oros", "c": "copas"}
+    for k in range(cards.count()):
+        tile = cards.nth(k)
+        code = tile.get_attribute("data-card")
+        assert tile.get_attribute("role") == "img"
+        assert tile.get_attribute("aria-label") == f"{code[:-1]} of {words[code[-1]]}"
+        assert tile.locator("svg.card-face").count() == 1
+        box = tile.locator("svg.card-face").bounding_box()
+        assert box["width"] > 20 and box["height"] > box["width"]  # drawn, card-shaped
