@@ -34,7 +34,8 @@
   /* A Spanish suit's emblem, centred on (x, y), about 2r tall. */
   function emblem(suit, x, y, r) {
     const colour = SPANISH[suit][0];
-    const g = node("g", { transform: `translate(${x},${y}) scale(${r / 10})`, class: "emblem emblem-" + suit });
+    const slim = suit === "e" || suit === "b" ? 1.35 : 1;  // a sword or a club is narrow: drawn taller
+    const g = node("g", { transform: `translate(${x},${y}) scale(${(r / 10) * slim})`, class: "emblem emblem-" + suit });
     if (suit === "o") {  // a gold coin
       g.append(node("circle", { r: 9, fill: colour, stroke: "#8a5a00", "stroke-width": 1.5 }));
       g.append(node("circle", { r: 4.5, fill: "none", stroke: "#8a5a00", "stroke-width": 1.2 }));
