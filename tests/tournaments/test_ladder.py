@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine import plugins
 from submitted_bots.models import Bot
+from tests.entry_points import install_entry_point
 from tests.factories import BotFactory, StaffFactory, UserFactory
 from tournaments import dispatch, execution, ladder, ladder_scheduler, lifecycle
 from tournaments.models import Ladder, LadderEntry, LadderPoint, Match, Tournament
@@ -177,3 +179,34 @@ def test_staff_pause_a_ladder_and_set_its_budget_in_the_admin(three_owners, publ
     board.refresh_from_db()
     assert board.games_per_hour == 40 and not board.paused  # an unticked box is unpaused
     assert "paulista 1v1 ladder" in client.get(f"{url}{board.pk}/change/").content.decode()
+
+
+@pytest.fixture
+def faulty_bots(tmp_path, monkeypatch, settings):
+    """tests/bots/faulty_plugin.py as an untrusted plugin: its bots run in a child process."""
+    install_entry_point(tmp_path, monkeypatch, "faulty", "tests.bots.faulty_plugin")
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset({"random", "heuristic", "mcts"})
+    yield
+    plugins.reset()
+
+
+@pytest.mark.parametrize(
+    ("plugin", "termination"), [("faulty-raises", "crash"), ("faulty-illegal", "illegal_action")]
+)
+def test_a_crashing_version_loses_its_ladder_games_by_their_typed_termination(
+    faulty_bots, published, plugin, termination
+):
+    BotFactory(name="breaks", plugin=plugin, owner=UserFactory(username="careless"))
+    BotFactory(name="steady", plugin="random", owner=UserFactory(username="careful"))
+    ladder.sync_boards()
+    Ladder.objects.exclude(variant="paulista", players=2).update(paused=True)
+    ladder_scheduler.tick()
+    (match,) = Match.objects.filter(tournament=paulista_1v1().tournament)
+    assert execution.execute(match.pk).kind == "recorded"
+    match.refresh_from_db()
+    games = list(match.games.all())
+    assert games and all(g.termination == termination for g in games)
+    broken = LadderEntry.objects.get(ladder=paulista_1v1(), bot__name="breaks")
+    steady = LadderEntry.objects.get(ladder=paulista_1v1(), bot__name="steady")
+    assert match.winner_id == steady.entrant_id  # it won every game the other forfeited
+    assert steady.mu > broken.mu and broken.matches == steady.matches == 1
