@@ -97,12 +97,27 @@ def test_the_ladder_board_and_its_heatmap(page, live_server, ladder_played):
     )
 
 
-@pytest.mark.parametrize("path", ["/ladder/", "/ladder/{ladder}/", "/ladder/entries/{entry}/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/ladder/",
+        "/ladder/{ladder}/",
+        "/ladder/entries/{entry}/",
+        "/ratings/{rating}/",
+        "/games/{game}/replay/",
+        "/matches/{match}/",
+    ],
+)
 def test_the_ladder_pages_fit_a_phone(browser, live_server, ladder_played, path):
     entry = LadderEntry.objects.filter(ladder=ladder_played).first()
+    rating = Rating.objects.first()
+    game = Game.objects.filter(match__tournament=ladder_played.tournament).first()
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    page.goto(live_server.url + path.format(ladder=ladder_played.pk, entry=entry.pk))
+    url = path.format(
+        ladder=ladder_played.pk, entry=entry.pk, rating=rating.pk, game=game.pk, match=game.match_id
+    )
+    page.goto(live_server.url + url)
     page.wait_for_load_state("networkidle")
     assert no_sideways_scroll(page)
     context.close()
