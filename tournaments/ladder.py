@@ -74,35 +74,52 @@ def sync_boards() -> int:
     back = LadderEntry.objects.filter(on_board=False, withdrawn=False, bot__in=enterable)
     changed += back.update(on_board=True, left_at=None)
     have = set(LadderEntry.objects.values_list("bot_id", "ladder__variant", "ladder__players"))
+    missing: dict[tuple[str, int], list[Bot]] = {}
     for bot in enterable.select_related("owner"):
         for variant, players in boards_of(bot):
             if (bot.pk, variant, players) not in have:
-                join(ladder_for(variant, players), bot)
-                changed += 1
+                missing.setdefault((variant, players), []).append(bot)
+    for (variant, players), bots in sorted(missing.items()):
+        changed += join(ladder_for(variant, players), bots)
     return changed
 
 
-def join(ladder: Ladder, bot: Bot) -> LadderEntry:
+def join(ladder: Ladder, bots: list[Bot]) -> int:
+    """Put versions on a board, with a fresh rating: a few queries however many they are. Safe
+    when two schedulers do it at once (a conflicting row is left to the other)."""
     fresh = model().rating()
+    tournament = ladder.tournament
     with transaction.atomic():
-        entrant, _ = Entrant.objects.get_or_create(
-            tournament=ladder.tournament, bot=bot, defaults={"name": entrant_name(ladder, bot)}
+        entrants = Entrant.objects.filter(tournament=tournament)
+        have = set(entrants.filter(bot__in=bots).values_list("bot_id", flat=True))
+        taken = set(entrants.values_list("name", flat=True))
+        new = []
+        for bot in bots:
+            if bot.pk in have:
+                continue
+            # Labels are unique among versions; the suffix is a belt for the name's constraint.
+            name = bot.label[:190]
+            if name in taken:
+                name = f"{name} #{bot.pk}"
+            taken.add(name)
+            new.append(Entrant(tournament=tournament, bot=bot, name=name))
+        Entrant.objects.bulk_create(new, ignore_conflicts=True)
+        by_bot = dict(entrants.filter(bot__in=bots).values_list("bot_id", "id"))
+        made = LadderEntry.objects.bulk_create(
+            [
+                LadderEntry(
+                    ladder=ladder,
+                    bot=bot,
+                    entrant_id=by_bot[bot.pk],
+                    mu=fresh.mu,
+                    sigma=fresh.sigma,
+                )
+                for bot in bots
+                if bot.pk in by_bot
+            ],
+            ignore_conflicts=True,
         )
-        entry, _ = LadderEntry.objects.get_or_create(
-            ladder=ladder,
-            bot=bot,
-            defaults={"entrant": entrant, "mu": fresh.mu, "sigma": fresh.sigma},
-        )
-    return entry
-
-
-def entrant_name(ladder: Ladder, bot: Bot) -> str:
-    """Its label, unless another entrant of the ladder has it (labels are unique among the
-    versions; this is a belt for the name's uniqueness constraint)."""
-    name = bot.label[:190]
-    if Entrant.objects.filter(tournament=ladder.tournament, name=name).exists():
-        name = f"{name} #{bot.pk}"
-    return name
+    return len(made)
 
 
 def set_withdrawn(entry: LadderEntry, withdrawn: bool) -> LadderEntry:
