@@ -5,6 +5,7 @@ points the API gives, the ladder's boards and head-to-head heatmap, at desktop a
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from engine.records import replay
@@ -226,3 +227,25 @@ def test_cards_have_faces_and_say_what_they_are(page, live_server, variant):
         assert tile.locator("svg.card-face").count() == 1
         box = tile.locator("svg.card-face").bounding_box()
         assert box["width"] > 20 and box["height"] > box["width"]  # drawn, card-shaped
+
+
+def test_the_play_table_shows_card_faces(page, live_server, settings):
+    """At a table (play.js takes Arena.card, which card_faces.js wraps): the cards one may play
+    are faces, buttons named by the card."""
+    settings.TRUCO_TABLES = "inline"
+    get_user_model().objects.create_user("rosa", password="un-truco-largo-42")
+    page.goto(f"{live_server.url}/accounts/login/?next=/play/")
+    page.fill("input[name=username]", "rosa")
+    page.fill("input[name=password]", "un-truco-largo-42")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/play/")
+    page.select_option("select[name=variant]", "paulista")
+    page.select_option("select[name=bot]", "random")
+    page.click("#quick button[type=submit]")
+    page.wait_for_url("**/play/matches/*/")
+    page.wait_for_selector("#board .card.has-face svg.card-face")
+    faces = page.locator("#board .card.has-face")
+    suits = {"c": "clubs", "h": "hearts", "s": "spades", "d": "diamonds"}
+    for k in range(faces.count()):
+        code = faces.nth(k).get_attribute("data-card")
+        assert faces.nth(k).get_attribute("aria-label") == f"{code[:-1]} of {suits[code[-1]]}"
