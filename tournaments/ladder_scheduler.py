@@ -40,8 +40,7 @@ def tick() -> int:
     for ladder_id in Ladder.objects.filter(paused=False).values_list("id", flat=True):
         made = schedule(ladder_id)
         if made:
-            tournament_id = Ladder.objects.values_list("tournament_id", flat=True).get(pk=ladder_id)
-            dispatch.publish_pending(tournament_id)
+            dispatch.publish_pending(made[0].tournament_id)
         started += len(made)
     return started
 

@@ -71,7 +71,9 @@ class RankedEntrySerializer(LadderEntrySerializer):
 class LadderSerializer(serializers.ModelSerializer):
     label = serializers.CharField(read_only=True)
     on_board = serializers.IntegerField(read_only=True, help_text="versions on the board")
-    matches_played = serializers.IntegerField(read_only=True)
+    matches_made = serializers.IntegerField(
+        read_only=True, help_text="ladder matches started so far (played or in flight)"
+    )
     top = serializers.SerializerMethodField(help_text=f"the first {TOP} of the board")
 
     class Meta:
@@ -85,7 +87,7 @@ class LadderSerializer(serializers.ModelSerializer):
             "games_per_hour",
             "tournament",
             "on_board",
-            "matches_played",
+            "matches_made",
             "top",
         ]
         read_only_fields = fields
@@ -171,7 +173,6 @@ class IsVersionOwnerOrStaff(BasePermission):
 class LadderViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Ladder.objects.annotate(
         on_board=Count("entries", filter=Q(entries__on_board=True), distinct=True),
-        matches_played=F("matches_made"),
     ).order_by("variant", "players")
     filterset_class = LadderFilter
     ordering_fields = ["variant", "players"]
