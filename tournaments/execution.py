@@ -34,7 +34,7 @@ from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
 from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
-from tournaments.ladder import rate_ladder_match
+from tournaments.ladder import rate_ladder_match, tournament_matches_waiting
 from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 
@@ -158,6 +158,16 @@ def claim_match(match_id: int, worker: str) -> Claim | Outcome:
             match.worker, match.lease_until, now, worker
         ):
             return Outcome("busy", tournament.pk, wait=(match.lease_until - now).total_seconds())
+        if (
+            tournament.kind == Tournament.Kind.LADDER
+            and match.status != Match.Status.RUNNING
+            and tournament_matches_waiting()
+        ):
+            # Tournaments go first: a ladder match queued before a tournament's waits for the
+            # ladder's scheduler to send it again once no tournament match is waiting.
+            match.status = Match.Status.PENDING
+            match.save(update_fields=["status"])
+            return Outcome("held", tournament.pk)
         entrants = {
             e.id: e
             for e in Entrant.objects.select_related("bot").filter(

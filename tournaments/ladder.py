@@ -23,6 +23,20 @@ from players.ratings import model, rate_teams
 from submitted_bots.models import Bot
 from tournaments.models import Entrant, Ladder, LadderEntry, LadderPoint, Match, Tournament
 
+WAITING = (Match.Status.PENDING, Match.Status.QUEUED, Match.Status.RETRYING)
+BOT_ONLY = Q(entrant_a__bot__isnull=False, entrant_b__bot__isnull=False)
+
+
+def tournament_matches_waiting() -> bool:
+    """Whether a running tournament (not a ladder) has a bot match no worker has taken yet:
+    then the ladder starts nothing, and a worker given a ladder match puts it back."""
+    return (
+        Match.objects.filter(status__in=WAITING, tournament__status=Tournament.Status.RUNNING)
+        .exclude(tournament__kind=Tournament.Kind.LADDER)
+        .filter(BOT_ONLY)
+        .exists()
+    )
+
 
 def boards_of(bot: Bot) -> list[tuple[str, int]]:
     """(variant, players) of every board the version belongs on."""

@@ -21,14 +21,12 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from tournaments import dispatch
-from tournaments.ladder import sync_boards
+from tournaments.ladder import sync_boards, tournament_matches_waiting
 from tournaments.ladder_policy import History, Policy, Version, matches_allowed, next_pairs
 from tournaments.models import Ladder, LadderEntry, Match, Round, Tournament
 from tournaments.seeds import match_seed
 
 log = logging.getLogger(__name__)
-
-WAITING = (Match.Status.PENDING, Match.Status.QUEUED, Match.Status.RETRYING)
 
 
 def tick() -> int:
@@ -37,22 +35,13 @@ def tick() -> int:
     if tournament_matches_waiting():
         return 0
     started = 0
-    for ladder_id in Ladder.objects.filter(paused=False).values_list("id", flat=True):
-        made = schedule(ladder_id)
-        if made:
-            dispatch.publish_pending(made[0].tournament_id)
-        started += len(made)
+    for ladder_id, tournament_id in Ladder.objects.filter(paused=False).values_list(
+        "id", "tournament_id"
+    ):
+        started += len(schedule(ladder_id))
+        # Its new matches, and those a worker put back while tournaments went first.
+        dispatch.publish_pending(tournament_id)
     return started
-
-
-def tournament_matches_waiting() -> bool:
-    """Whether a running tournament (not a ladder) has a bot match no worker has taken yet."""
-    return (
-        Match.objects.filter(status__in=WAITING, tournament__status=Tournament.Status.RUNNING)
-        .exclude(tournament__kind=Tournament.Kind.LADDER)
-        .filter(dispatch.BOT_ONLY)
-        .exists()
-    )
 
 
 def games_per_match(tournament: Tournament) -> int:

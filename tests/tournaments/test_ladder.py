@@ -210,3 +210,24 @@ def test_a_crashing_version_loses_its_ladder_games_by_their_typed_termination(
     steady = LadderEntry.objects.get(ladder=paulista_1v1(), bot__name="steady")
     assert match.winner_id == steady.entrant_id  # it won every game the other forfeited
     assert steady.mu > broken.mu and broken.matches == steady.matches == 1
+
+
+def test_a_ladder_match_queued_before_a_tournament_waits_for_it(
+    three_owners, published, make_tournament
+):
+    ladder_scheduler.tick()
+    queued = Match.objects.filter(tournament__kind=Tournament.Kind.LADDER).first()
+    assert queued.status == Match.Status.QUEUED
+    tournament = make_tournament(4)
+    lifecycle.start(tournament, publish=False)
+    # a worker takes the ladder's message first: it puts the match back, unplayed
+    assert execution.execute(queued.pk).kind == "held"
+    queued.refresh_from_db()
+    assert queued.status == Match.Status.PENDING and queued.games_played == 0
+    published.clear()
+    ladder_scheduler.tick()
+    assert queued.pk not in published  # still waiting for the tournament
+    Match.objects.filter(tournament=tournament).update(status=Match.Status.DONE)
+    ladder_scheduler.tick()
+    assert queued.pk in published  # sent again once no tournament match waits
+    assert execution.execute(queued.pk).kind == "recorded"
