@@ -10,8 +10,7 @@
   and no key, a random one made once and kept in `var/secret-key.txt`),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
 - `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
-- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
-  the one of human play's tasks (default `<TRUCO_QUEUE>-play`).
+- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
@@ -19,7 +18,8 @@
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
-  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
+  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default: the
+  decision time of the tournaments the version may enter, else the server's cap) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it. `TRUCO_MAX_TABLES_PER_PLAYER`: the tables
@@ -27,6 +27,9 @@
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
   lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
   (default `60/minute`): requests per address to /api/auth/token/.
+- `TRUCO_TRUSTED_PROXIES`: the reverse proxies (addresses or CIDRs, comma-separated) whose
+  X-Forwarded-For names the client (config/client_address.py; docker-compose's nginx); default
+  none: X-Forwarded-For is ignored and the peer's address is the client's.
 - `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
   organise those they created (open registration, start them); staff always may.
 - `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
@@ -60,6 +63,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
+
+from config.client_address import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -153,11 +158,18 @@ INSTALLED_APPS = [
     "website",
 ]
 
+# The load benchmarks' meters (stack/metering.py): queries and server time of each request and
+# of each table host command. Off by default.
+TRUCO_BENCH_METRICS = env_bool("TRUCO_BENCH_METRICS", False)
+
 MIDDLEWARE = [
+    # First: the client's address behind the site's reverse proxy (TRUCO_TRUSTED_PROXIES).
+    "config.client_address.ClientAddressMiddleware",
+    *(["stack.metering.QueryCountMiddleware"] if TRUCO_BENCH_METRICS else []),
     "django.middleware.security.SecurityMiddleware",
-    # gunicorn serves the collected static files through WhiteNoise; in debug the development
-    # server serves them from the apps.
-    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # The static files through WhiteNoise: collected ones in production (gunicorn), straight
+    # from the apps in debug (the embedded default's uvicorn serves them: no runserver).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # An upload over the bundle limit is refused before anything reads its body.
     "submitted_bots.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -239,6 +251,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where `collectstatic` gathers the static files gunicorn serves (WhiteNoise).
 STATIC_ROOT = Path(os.environ.get("TRUCO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+WHITENOISE_USE_FINDERS = DEBUG  # debug: the apps' files as they are, nothing to collect
+WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
@@ -272,6 +286,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "players.web.lockout.lockout_response"
 AXES_VERBOSE = False
+# The client's address, X-Forwarded-For read only from TRUCO_TRUSTED_PROXIES (config/
+# client_address.py): one address cannot pose as many, a proxy does not make all one.
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+
+# --- the reverse proxy in front (nginx in docker-compose.yml, deploy/nginx.conf) --------------
+# The addresses or networks (CIDR) of the proxies whose X-Forwarded-For names the client,
+# comma-separated. Empty (the default): no proxy is trusted, X-Forwarded-For is ignored.
+TRUCO_TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUCO_TRUSTED_PROXIES", ""))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -285,6 +307,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "restapi.errors.exception_handler",
+    # The throttles count REMOTE_ADDR only, which config.client_address resolved from trusted
+    # proxies (DRF's default, None, took any X-Forwarded-For as the client's address).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
     },
@@ -318,6 +343,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     "loggers": {
         "tournaments": {"level": os.environ.get("TRUCO_LOG_LEVEL", "WARNING"), "propagate": True},
+        "tables": {"level": os.environ.get("TRUCO_LOG_LEVEL", "WARNING"), "propagate": True},
     },
 }
 
@@ -351,15 +377,15 @@ else:
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TRUCO_QUEUE", "truco")
-# Human play's tasks (a bot's reply at a table, the turn timer) have a queue of their own, so
-# that a person never waits behind tournament matches: the demo and the compose file give it a
-# worker of its own. A worker started without --queues consumes both.
-TRUCO_PLAY_QUEUE = os.environ.get("TRUCO_PLAY_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}-play"
+# One queue: people's tables are not Celery's (table hosts play them, tables/host.py); the
+# tables' periodic sweep goes with the matches' tasks.
 CELERY_TASK_QUEUES = [
-    Queue(name, Exchange(name), routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, TRUCO_PLAY_QUEUE)
+    Queue(
+        CELERY_TASK_DEFAULT_QUEUE,
+        Exchange(CELERY_TASK_DEFAULT_QUEUE),
+        routing_key=CELERY_TASK_DEFAULT_QUEUE,
+    )
 ]
-CELERY_TASK_ROUTES = {"play.*": {"queue": TRUCO_PLAY_QUEUE}}
 CELERY_TASK_ACKS_LATE = True  # a message is acknowledged once its match is recorded
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process gives its message back
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds no more matches than it can play
@@ -423,7 +449,13 @@ if CHANNELS_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [CHANNELS_REDIS_URL], "capacity": 1000, "expiry": 30},
+            # redis-py's 5 s socket timeout equals the layer's 5 s blocking pop: a quiet
+            # channel's read timed out and killed the reader. A longer one keeps it waiting.
+            "CONFIG": {
+                "hosts": [{"address": CHANNELS_REDIS_URL, "socket_timeout": 30}],
+                "capacity": 1000,
+                "expiry": 30,
+            },
         }
     }
 else:  # one process: the embedded default's web server, which runs its table host too
@@ -458,6 +490,11 @@ TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DI
 TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
 # A user's uploads wait for their validations: no flood of smoke matches for the workers.
 TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)
-TRUCO_VALIDATION_DECISION_SECONDS = float(
-    os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
+# The smoke match's time per decision: by default (empty) that of the tournaments the version
+# may enter (submitted_bots/smoke_match.py), so that a bot cannot tell it from them; a number
+# here fixes it (a slow machine, the tests).
+TRUCO_VALIDATION_DECISION_SECONDS = (
+    float(os.environ["TRUCO_VALIDATION_DECISION_SECONDS"])
+    if os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS")
+    else None
 )

@@ -137,7 +137,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            await routing.ask_async(
+            answer = await routing.ask_async(
                 self.match_id,
                 "act",
                 player=self.player,
@@ -149,7 +149,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except TableError as exc:
             await self.send_json({"type": "error", "detail": str(exc), "status": exc.status})
             return
-        await self.send_json({"type": "acted", "turn": content.get("turn")})
+        acted = {"type": "acted", "turn": content.get("turn")}
+        if "meter" in answer:  # the load benchmark's figures (TRUCO_BENCH_METRICS)
+            acted["meter"] = answer["meter"]
+        await self.send_json(acted)
 
     async def table_state(self, event):
         await self.send_json({"type": "state", "state": event["state"]})

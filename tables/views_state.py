@@ -33,6 +33,9 @@ def table_state(match: Match, user) -> dict[str, Any]:
     Raises CannotWatch for a table closed to spectators."""
     player = player_of(user)
     live = LiveMatch.objects.filter(match=match).first()
+    if live is not None and live.waiting == LiveMatch.Waiting.DONE and match.status == "running":
+        # The match was read before the commit that ended it, its live row after: read again.
+        match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
     table = LiveTable(match, live) if live is not None else None
     try:
         return render(match, table, player, staff=bool(user and user.is_staff))
@@ -118,7 +121,9 @@ def render(
         }
         if match.status == Match.Status.DONE
         else None,
-        "settings": table_options(settings),
+        "settings": table.memo("options", lambda: table_options(settings))
+        if table is not None
+        else table_options(settings),
         "free_seats": free_seats(match) if settings.is_players_table else 0,
         "workers": workers_for(match, live),
         "end_vote": vote_state(table)
