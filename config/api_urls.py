@@ -13,6 +13,7 @@ from restapi.errors import unknown_api_url
 from restapi.schema import SchemaView
 from submitted_bots.api.views import BotPluginViewSet, BotViewSet
 from tournaments.api import views as tournaments
+from tournaments.api.ladder import LadderEntryViewSet, LadderViewSet
 
 router = DefaultRouter()
 router.register("variants", tournaments.VariantViewSet, basename="variant")
@@ -25,6 +26,8 @@ router.register("rounds", tournaments.RoundViewSet, basename="round")
 router.register("matches", tournaments.MatchViewSet, basename="match")
 router.register("games", tournaments.GameViewSet, basename="game")
 router.register("ratings", RatingViewSet, basename="rating")
+router.register("ladders", LadderViewSet, basename="ladder")
+router.register("ladder-entries", LadderEntryViewSet, basename="ladder-entry")
 
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="api-schema"),

@@ -447,10 +447,20 @@ TRUCO_QUEUED_RESEND_SECONDS = env_int("TRUCO_QUEUED_RESEND_SECONDS", 30)
 # The tables' sweep (tables/services.py): expired turns and stalled robots whose message was
 # lost are caught up this often (a GET plays nothing).
 TRUCO_TABLE_SWEEP_SECONDS = env_int("TRUCO_TABLE_SWEEP_SECONDS", 5)
+# The ladder (tournaments/ladder_scheduler.py): how often its scheduler puts ready versions on
+# their boards and starts matches; a new ladder's budget of games per hour (the admin sets each
+# ladder's own), the duplicate pairs of a ladder match, the most matches of one ladder in flight
+# at once, and the hours of matches its fairness between owners looks back on.
+TRUCO_LADDER_SECONDS = env_int("TRUCO_LADDER_SECONDS", 10)
+TRUCO_LADDER_GAMES_PER_HOUR = env_int("TRUCO_LADDER_GAMES_PER_HOUR", 600)
+TRUCO_LADDER_PAIRS = env_int("TRUCO_LADDER_PAIRS", 2)
+TRUCO_LADDER_IN_FLIGHT = env_int("TRUCO_LADDER_IN_FLIGHT", 2)
+TRUCO_LADDER_WINDOW_HOURS = env_int("TRUCO_LADDER_WINDOW_HOURS", 24)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": float(TRUCO_SWEEP_SECONDS)},
     # Tables in play whose timer message or robots' advance was lost (tables/services.py sweep).
     "sweep-tables": {"task": "play.sweep", "schedule": float(TRUCO_TABLE_SWEEP_SECONDS)},
+    "ladder": {"task": "tournaments.ladder", "schedule": float(TRUCO_LADDER_SECONDS)},
 }
 
 # How often a web process asks the workers whether one consumes TRUCO_QUEUE (for the

@@ -13,7 +13,7 @@ from django.db.models import Count
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from tournaments import admin_views, lifecycle
+from tournaments import admin_views, ladder_admin, lifecycle
 from tournaments.admin_forms import (
     EntrantForm,
     build_tournament_form,
@@ -158,6 +158,9 @@ def tournament_fieldsets(draft: bool) -> list:
         ),
         ("History", {"fields": ["kind", "created_by", "created_at", "started_at", "finished_at"]}),
     ]
+
+
+assert ladder_admin  # registers the ladders' admin pages (tournaments/ladder_admin.py)
 
 
 @admin.register(Tournament)

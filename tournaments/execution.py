@@ -42,6 +42,7 @@ from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
 from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
+from tournaments.ladder import rate_ladder_match, tournament_matches_waiting
 from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 
@@ -116,9 +117,7 @@ def execute_batch(match_ids: list[int], worker: str | None = None) -> dict[int, 
         except Exception as exc:  # an engine, plugin or storage failure: give it back
             log.exception("match %s attempt %s failed", claim.match_id, claim.attempt)
             outcomes[claim.match_id] = release(claim, f"{type(exc).__name__}: {exc}")
-    for claim, recorded in zip(
-        [c for c, _ in finished], record_batch(finished), strict=True
-    ):
+    for claim, recorded in zip([c for c, _ in finished], record_batch(finished), strict=True):
         if recorded:
             outcomes[claim.match_id] = Outcome("recorded", claim.tournament_id)
         else:
@@ -182,7 +181,8 @@ def claim_matches(match_ids: list[int], worker: str) -> tuple[dict[int, Outcome]
             outcomes[match_id] = Outcome("missing")
         sides = [m.entrant_a_id for m in matches] + [m.entrant_b_id for m in matches]
         entrants = {
-            e.id: e for e in Entrant.objects.select_related("bot").filter(id__in=set(sides) - {None})
+            e.id: e
+            for e in Entrant.objects.select_related("bot").filter(id__in=set(sides) - {None})
         }
         lease = lease_seconds()
         for match in matches:
@@ -234,6 +234,16 @@ def _claim_locked(
         match.worker, match.lease_until, now, worker
     ):
         return Outcome("busy", tournament.pk, wait=(match.lease_until - now).total_seconds())
+    if (
+        tournament.kind == Tournament.Kind.LADDER
+        and match.status != Match.Status.RUNNING
+        and tournament_matches_waiting()
+    ):
+        # Tournaments go first: a ladder match queued before a tournament's waits for the
+        # ladder's scheduler to send it again once no tournament match is waiting.
+        match.status = Match.Status.PENDING
+        match.save(update_fields=["status"])
+        return Outcome("held", tournament.pk)
     side_a, side_b = entrants[match.entrant_a_id], entrants.get(match.entrant_b_id)
     if side_b is None:  # a bye is recorded when it is created; nothing to play
         return Outcome("finished", tournament.pk)
@@ -472,10 +482,14 @@ def record_matches(items: list[ToRecord]) -> list[bool]:
         for item, match in valid:
             _set_result(match, item, now)
             if item.competitive and not match.rated:
-                winner = None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
+                winner = (
+                    None if match.winner_id is None else int(match.winner_id != match.entrant_a_id)
+                )
                 ratings.setdefault(match.tournament.variant, []).append(
                     (item.team_a, item.team_b, winner)
                 )
+                if match.tournament.kind == Tournament.Kind.LADDER:
+                    rate_ladder_match(match, winner)  # its board's rating, with its history
                 match.rated = True
         for variant, results in ratings.items():
             rate_many(variant, results)

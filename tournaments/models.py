@@ -370,3 +370,88 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match.key} game {self.index}"
+
+
+# --- the ladder (tournaments/ladder.py, tournaments/ladder_scheduler.py) --------------------
+
+
+class Ladder(models.Model):
+    """The continuous ladder of one variant and player count: every ready bot version that plays
+    it is on its board, and the scheduler keeps its matches (duplicate pairs) going within
+    `games_per_hour`, always after tournaments. Its matches belong to its tournament, of kind
+    `ladder`, which runs for ever."""
+
+    variant = models.CharField(max_length=50)
+    players = models.PositiveSmallIntegerField(default=2)
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="ladder")
+    paused = models.BooleanField(
+        default=False, help_text="no new matches while paused (those in flight finish)"
+    )
+    games_per_hour = models.PositiveIntegerField(
+        default=600, help_text="the most games its matches may play in any hour"
+    )
+    matches_made = models.PositiveIntegerField(default=0, help_text="numbers its match keys")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["variant", "players"]
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "players"], name="ladder_variant_players")
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        return f"{self.variant} {'1v1' if self.players == 2 else '2v2'} ladder"
+
+
+class LadderEntry(models.Model):
+    """A bot version on a ladder, with the ladder's own rating of it (openskill, per variant and
+    player count: a version strong one against one may be weak in pairs)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="entries")
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="ladder_entries")
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="ladder_entry")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    on_board = models.BooleanField(
+        default=True, db_index=True, help_text="ready, active and not taken off by its owner"
+    )
+    withdrawn = models.BooleanField(default=False, help_text="its owner took it off the ladder")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["ladder", "-mu"]
+        verbose_name_plural = "ladder entries"
+        constraints = [models.UniqueConstraint(fields=["ladder", "bot"], name="ladder_entry_bot")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} on the {self.ladder}"
+
+    @property
+    def ordinal(self) -> float:
+        """The board's order: mu - 3 sigma, so that a version with few matches is not on top."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def interval(self) -> float:
+        return 2 * self.sigma
+
+
+class LadderPoint(models.Model):
+    """A ladder rating as it was after one ladder match: the version's history on that board."""
+
+    entry = models.ForeignKey(LadderEntry, on_delete=models.CASCADE, related_name="history")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["entry", "at", "id"]
+        indexes = [models.Index(fields=["entry", "at"], name="ladder_point_at")]

@@ -170,7 +170,9 @@ def _advance_once(tournament_id: int) -> _Step:
     unfinished_anywhere = Match.objects.filter(
         tournament_id=tournament_id, status__in=Match.UNFINISHED
     )
-    tournament_format = Tournament.objects.values_list("format", flat=True).get(pk=tournament_id)
+    tournament_format, kind = Tournament.objects.values_list("format", "kind").get(pk=tournament_id)
+    if kind == Tournament.Kind.LADDER:
+        return _Step()  # the ladder's scheduler pairs its matches, never the format
     if get_format(tournament_format).round_by_round and unfinished_anywhere.exists():
         # Checked before taking the lock, which would cost a durable commit per finished
         # match. Safe: each worker commits its own result before looking, so the last one to

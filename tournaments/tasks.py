@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from stack.retries import retry_countdown
-from tournaments import dispatch, execution
+from tournaments import dispatch, execution, ladder_scheduler
 
 
 @shared_task(
@@ -62,3 +62,9 @@ def advance_tournament(*, tournament_id: int) -> None:
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def sweep() -> int:
     return dispatch.sweep()
+
+
+@shared_task(name="tournaments.ladder", ignore_result=True)
+def ladder() -> int:
+    """The ladder's scheduler (CELERY_BEAT_SCHEDULE; the embedded stack runs it itself)."""
+    return ladder_scheduler.tick()

@@ -8,11 +8,12 @@ from collections.abc import Callable
 from django.conf import settings
 
 from tables import services as tables
-from tournaments import dispatch
+from tournaments import dispatch, ladder_scheduler
 
 
 def periodic_jobs() -> list[tuple[float, Callable[[], int]]]:
     return [
         (settings.TRUCO_SWEEP_SECONDS, dispatch.sweep),
         (settings.TRUCO_TABLE_SWEEP_SECONDS, tables.sweep),
+        (settings.TRUCO_LADDER_SECONDS, ladder_scheduler.tick),
     ]

@@ -7,14 +7,15 @@ from django.urls import path
 
 from submitted_bots.web import my_bots
 from tables.web import views as tables
-from tournaments.web import entries
+from tournaments.web import entries, ladder
 from tournaments.web import views as tournaments
 from website import users, views
 
 app_name = "web"
 
 urlpatterns = [
-    path("", tournaments.tournament_list, name="home"),
+    path("", views.front_page, name="home"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/enter/", entries.enter, name="enter"),
     path("tournaments/<int:pk>/withdraw/", entries.withdraw, name="withdraw"),
@@ -23,6 +24,10 @@ urlpatterns = [
     path("matches/<int:pk>/", tournaments.match_detail, name="match"),
     path("games/<int:pk>/replay/", tournaments.replay, name="replay"),
     path("ratings/", views.ratings, name="ratings"),
+    path("ratings/<int:pk>/", views.rating_detail, name="rating"),
+    path("ladder/", ladder.ladder_index, name="ladders"),
+    path("ladder/<int:pk>/", ladder.ladder_board, name="ladder"),
+    path("ladder/entries/<int:pk>/", ladder.ladder_entry, name="ladder-entry"),
     path("bots/mine/", my_bots.my_bots, name="my-bots"),
     path("bots/<int:pk>/retire/", my_bots.retire, name="retire-bot"),
     path("play/", tables.play_lobby, name="play"),

@@ -6,13 +6,55 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from engine.plugins import registry
 from players.models import Player, Rating
+from tables.lobby import open_tables
 from tables.models import Wallet
+from tournaments import ladder
+from tournaments.api.standings import progress, total_matches
+from tournaments.models import Ladder, Match, Tournament
+
+FRONT_LIVE = 6  # of each kind of thing being played
+FRONT_TOP = 3  # versions of each ladder
+
+
+def front_page(request):
+    """What this is: what is being played now (tournaments, people's tables, ladder matches),
+    the top of each ladder, how to submit a bot and how to sit at a table."""
+    running = (
+        Tournament.objects.with_progress()
+        .filter(kind=Tournament.Kind.COMPETITION, status=Tournament.Status.RUNNING)
+        .order_by("-started_at", "-id")[:FRONT_LIVE]
+    )
+    tournaments = [
+        {"tournament": t, "progress": progress(t.matches_done, total_matches(t, t.entrant_count))}
+        for t in running
+    ]
+    ladder_matches = (
+        Match.objects.filter(tournament__kind=Tournament.Kind.LADDER, status=Match.Status.RUNNING)
+        .select_related("tournament__ladder", "entrant_a", "entrant_b")
+        .order_by("-started_at")[:FRONT_LIVE]
+    )
+    boards = [
+        (board_ladder, ladder.board(board_ladder, FRONT_TOP))
+        for board_ladder in Ladder.objects.order_by("variant", "players")
+    ]
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    return render(
+        request,
+        "website/front.html",
+        {
+            "tournaments": tournaments,
+            "tables": open_tables(player)[:FRONT_LIVE],
+            "ladder_matches": ladder_matches,
+            "boards": [(lad, top) for lad, top in boards if top],
+            "variants": sorted(registry().variants.values(), key=lambda v: v.title),
+        },
+    )
 
 
 def ratings(request):
@@ -34,6 +76,13 @@ def ratings(request):
         "website/ratings.html",
         {"variants": variants, "variant": variant, "board": board, "ranking": ranking},
     )
+
+
+def rating_detail(request, pk: int):
+    """A player's rating in one variant over time (website/rating_chart.js draws it from
+    /api/ratings/{id}/history/)."""
+    rating = get_object_or_404(Rating.objects.select_related("player"), pk=pk)
+    return render(request, "website/rating.html", {"rating": rating})
 
 
 def default_ratings_variant(variants: list[str]) -> str:

@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from players.models import Player, Rating
+from players.models import Player, Rating, RatingPoint
 from restapi.extensions import Extensible, ExtensionPoint
 
 
@@ -72,3 +72,21 @@ class RatingSerializer(serializers.ModelSerializer):
             "matches",
             "updated_at",
         ]
+
+
+class RatingPointSerializer(serializers.ModelSerializer):
+    """A rating after one rated match, with its 95% band (low..high): a chart's point."""
+
+    low = serializers.SerializerMethodField()
+    high = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RatingPoint
+        fields = ["at", "mu", "sigma", "low", "high", "matches"]
+        read_only_fields = fields
+
+    def get_low(self, point: RatingPoint) -> float:
+        return point.mu - 2 * point.sigma
+
+    def get_high(self, point: RatingPoint) -> float:
+        return point.mu + 2 * point.sigma

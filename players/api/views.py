@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from django.db.models import F
+from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from players.api import filters, serializers
 from players.models import Player, Rating
@@ -40,3 +43,17 @@ class RatingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.RatingFilter
     search_fields = ["player__name"]
     ordering_fields = ["mu", "sigma", "matches", "conservative"]
+
+    @extend_schema(
+        summary="The rating after each of its rated matches, oldest first (mu, sigma and the "
+        "95% band low..high)",
+        responses=serializers.RatingPointSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def history(self, request, pk=None):
+        points = self.get_object().history.order_by("at", "id")
+        page = self.paginate_queryset(points)
+        data = serializers.RatingPointSerializer(page if page is not None else points, many=True)
+        if page is not None:
+            return self.get_paginated_response(data.data)
+        return Response(data.data)

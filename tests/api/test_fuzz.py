@@ -1,6 +1,6 @@
 """Nothing returns a 500: schemathesis generates requests from the OpenAPI schema (valid ones and
 near misses) for every operation, sent by a staff user so that the write paths are reached, with
-a tournament, a match with a game, and a bot in the database for the ids to find."""
+a tournament, a match with a game, and a bot (on the ladders) in the database for the ids to find."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rest_framework.authtoken.models import Token
 
 from config.wsgi import application
 from tests.factories import BotFactory, GameFactory, MatchFactory, StaffFactory
+from tournaments.ladder import sync_boards
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
@@ -20,6 +21,7 @@ def staff_token(db):
     staff = StaffFactory()
     BotFactory(owner=staff)
     GameFactory(match=MatchFactory())
+    sync_boards()  # the bot on the ladders: entries and their history for the ids to find
     return Token.objects.create(user=staff).key
 
 

@@ -18,6 +18,7 @@ from players.models import Rating
 from tables.models import ChatMessage, ChipTransfer, LiveMatch, Presence, SettledGame, Wallet
 from tests.factories import BotFactory, PlayerFactory, TournamentFactory, human_entrant
 from tournaments import lifecycle
+from tournaments.ladder import sync_boards
 from tournaments.models import Entrant, Game, Match, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +47,7 @@ def everything(played):
     ChipTransfer.objects.create(player=human, amount=-10, balance_after=990, kind="stake")
     ChatMessage.objects.create(match=match, author=human, text="buenas")
     Wallet.objects.create(player=human)
+    sync_boards()  # the bots on the ladders: a Ladder and its entries
     return played
 
 

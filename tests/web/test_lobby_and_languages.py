@@ -50,7 +50,7 @@ def test_practice_tables_are_not_in_the_public_tournament_list(client, played, s
     settings.TRUCO_TABLES = "inline"
     rosa = get_user_model().objects.create_user("rosa", password=PASSWORD)
     table = open_table(rosa, bot="random")
-    home = page(client, "/")
+    home = page(client, "/tournaments/")
     assert "Played Cup" in home and table.tournament.name not in home
 
 
@@ -123,7 +123,7 @@ def test_the_options_the_form_sends_make_the_table(settings):
 
 def test_a_portuguese_browser_gets_portuguese_pages():
     client = Client(HTTP_ACCEPT_LANGUAGE="pt-BR,pt;q=0.9,en;q=0.5")
-    home = page(client, "/")
+    home = page(client, "/tournaments/")
     assert '<html lang="pt-br">' in home and "Torneios" in home and "Nenhum torneio ainda." in home
     lobby = page(signed_in("rosa", HTTP_ACCEPT_LANGUAGE="pt-BR"))
     assert "Nova mesa" in lobby and "Mesas abertas" in lobby
@@ -140,9 +140,9 @@ def test_the_language_chosen_sticks_over_the_browsers():
     client = Client(HTTP_ACCEPT_LANGUAGE="pt-BR")
     answer = client.post(reverse("set_language"), {"language": "es", "next": "/"})
     assert answer.status_code == 302
-    home = page(client, "/")
+    home = page(client, "/tournaments/")
     assert '<html lang="es">' in home and "Torneos" in home
-    assert "Todavía no hay torneos." in page(client, "/")  # still, on the next page
+    assert "Todavía no hay torneos." in page(client, "/tournaments/")  # still, on the next page
 
 
 def test_the_table_state_speaks_the_language_asked(settings):

@@ -23,12 +23,12 @@ def text(response) -> str:
 
 
 def test_home_lists_tournaments_with_their_progress(client, played, league):
-    page = text(client.get("/"))
+    page = text(client.get("/tournaments/"))
     assert "Played Cup" in page and "League" in page
     assert "3/3" in page  # the finished cup's progress
-    only_running = text(client.get("/?status=running"))
+    only_running = text(client.get("/tournaments/?status=running"))
     assert "League" in only_running and "Played Cup" not in only_running
-    assert text(client.get("/?status=nonsense&page=abc"))  # bad filters are ignored
+    assert text(client.get("/tournaments/?status=nonsense&page=abc"))  # bad filters are ignored
 
 
 def test_an_elimination_page_shows_standings_and_the_bracket(client, played):
@@ -162,7 +162,7 @@ def test_the_replay_says_what_it_shows(client, played):
 def test_every_page_has_a_favicon(client, played):
     from django.contrib.staticfiles import finders
 
-    page = text(client.get("/"))
+    page = text(client.get("/tournaments/"))
     icon = re.search(r'<link rel="icon" href="([^"]+)"', page).group(1)
     assert finders.find(icon.removeprefix("/static/"))
     answer = client.get("/favicon.ico")  # what browsers ask for on the admin's pages too
@@ -171,7 +171,7 @@ def test_every_page_has_a_favicon(client, played):
 
 def test_tournaments_of_one_name_are_told_apart_by_id_and_date(client, staff_api, played):
     twin = TournamentFactory(name=played.name)
-    listing = text(client.get("/"))
+    listing = text(client.get("/tournaments/"))
     assert f"#{played.pk}</span>" in listing and f"#{twin.pk}</span>" in listing
     day = played.created_at.strftime("%Y-%m-%d")
     assert str(played) == f"Played Cup (#{played.pk}, {day})"

@@ -98,6 +98,6 @@ def test_a_users_page_shows_bots_versions_ratings_and_recent_matches(played):
 def test_the_list_points_to_tournaments_open_for_entries():
     cup = TournamentFactory(name="Open One", registration_open=True)
     TournamentFactory(name="Closed One")
-    page = Client().get("/").content.decode()
+    page = Client().get("/tournaments/").content.decode()
     assert f'href="/tournaments/{cup.pk}/#registration">open for entries' in page
     assert page.count("open for entries") == 1

@@ -50,7 +50,9 @@ MATCH_COLUMNS = (
 
 
 def match_json(row: tuple, entrants: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    key, round_number, match_id, status, a, b, winner, wins_a, wins_b, points_a, points_b, games = row
+    key, round_number, match_id, status, a, b, winner, wins_a, wins_b, points_a, points_b, games = (
+        row
+    )
     side_a, side_b = entrants.get(a), entrants.get(b) if b is not None else None
     return {
         "key": key,
@@ -87,6 +89,9 @@ def bracket_payload(tournament: Tournament, round_number: int | None = None) -> 
         existing = {row[0] for row in rows} if round_number is None else existing_keys(tournament)
         waiting = waiting_slots(tournament, existing)
         slots += [w for w in waiting if round_number is None or w["round"] == round_number]
+    goes_to = winners_go_to(tournament) if kind == "bracket" else {}
+    for slot in slots:
+        slot["next"] = goes_to.get(slot["key"])
     return {
         "tournament": tournament.pk,
         "format": tournament.format,
@@ -164,3 +169,23 @@ def seat_label(seat: Any, feed: Feed, by_id: dict[int, Entrant]) -> str:
     if seat is UNDECIDED and feed.kind in ("winner", "loser"):
         return f"{feed.kind.capitalize()} of {feed.ref}"
     return "to be decided"
+
+
+def winners_go_to(tournament: Tournament) -> dict[str, str]:
+    """Match key -> the key of the match its winner plays next (the lines a bracket is drawn
+    with); empty for a format without a bracket."""
+    if not format_of(tournament).has_bracket:
+        return {}
+    entrants = tournament.entrants.count()
+    if entrants < 2:
+        return {}
+    try:
+        graph = format_of(tournament).bracket_layout(entrants, format_options(tournament)) or []
+    except FormatError:
+        return {}
+    return {
+        feed.ref: match.key
+        for match in graph
+        for feed in (match.home, match.away)
+        if feed.kind == "winner" and isinstance(feed.ref, str)
+    }

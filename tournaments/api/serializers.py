@@ -665,6 +665,9 @@ class BracketSlotSerializer(serializers.Serializer):
     points = serializers.ListField(child=serializers.IntegerField())
     games_played = serializers.IntegerField()
     is_bye = serializers.BooleanField()
+    next = serializers.CharField(
+        allow_null=True, help_text="the key of the match its winner plays next (a bracket's line)"
+    )
 
 
 class BracketRoundSerializer(serializers.Serializer):

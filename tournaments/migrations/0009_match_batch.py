@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_moved_out'),
+        ("tournaments", "0008_moved_out"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='batch',
+            model_name="match",
+            name="batch",
             field=models.UUIDField(blank=True, null=True),
         ),
     ]

@@ -86,7 +86,9 @@ def bracket_matches(matches, match_url: str) -> SafeString:
     for m in matches:
         if m["match"]:
             key = format_html(
-                '<a href="{}">{}</a>', pattern.replace(str(ID_PLACEHOLDER), str(m["match"])), m["key"]
+                '<a href="{}">{}</a>',
+                pattern.replace(str(ID_PLACEHOLDER), str(m["match"])),
+                m["key"],
             )
         else:
             key = format_html("{}", m["key"])
@@ -96,12 +98,15 @@ def bracket_matches(matches, match_url: str) -> SafeString:
             sides.append((" arena-winner" if won else "", wins if m["games_played"] else ""))
         boxes.append(
             format_html(
-                '<div class="arena-match arena-{}">\n'
+                '<div class="arena-match arena-{}" data-key="{}"{}>\n'
                 '  <div class="arena-key">{} · {}</div>\n'
                 '  <div class="arena-side{}">{} <span>{}</span></div>\n'
                 '  <div class="arena-side{}">{} <span>{}</span></div>\n'
                 "</div>",
                 m["status"],
+                m["key"],
+                # the box it leads to, for the bracket's lines (website/static/website/bracket)
+                format_html(' data-next="{}"', m["next"]) if m.get("next") else "",
                 key,
                 m["status"],
                 sides[0][0],

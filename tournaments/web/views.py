@@ -9,12 +9,14 @@ from django.shortcuts import get_object_or_404, render
 from engine.plugins import registry
 from tournaments.api.bracket import bracket_payload
 from tournaments.api.standings import progress, standings_payload, standings_table, total_matches
+from tournaments.heatmap import head_to_head
 from tournaments.models import Game, Match, Tournament
 from tournaments.scheduling import format_of
 from tournaments.seed_disclosure import match_seed_revealed, seed_fields
 from tournaments.web.entries import entry_context
 
 PAGE_SIZE = 25
+HEATMAP_SIZE = 16
 
 
 def tournament_list(request):
@@ -23,6 +25,7 @@ def tournament_list(request):
     queryset = (
         Tournament.objects.with_progress()
         .exclude(table_settings__master__isnull=False)
+        .exclude(kind=Tournament.Kind.LADDER)  # the ladder has pages of its own
         .order_by("-created_at", "-id")
     )
     if status in Tournament.Status.values:
@@ -56,12 +59,25 @@ def tournament_detail(request, pk: int):
             "standings": standings,
             **standings_table(standings),
             "bracket": bracket,
+            "heatmap": league_heatmap(tournament),
             "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
             "workers": standings.get("workers"),
             **entry_context(request, tournament),
         },
     )
+
+
+def league_heatmap(tournament: Tournament) -> dict | None:
+    """A league's head-to-head (a bracket shows its own): its first HEATMAP_SIZE entrants by
+    seed, once a match was played."""
+    if format_of(tournament).has_bracket or tournament.status == Tournament.Status.DRAFT:
+        return None
+    entrants = list(tournament.entrants.order_by("seed", "id").values_list("id", "name"))
+    if len(entrants) < 2:
+        return None
+    entrants = entrants[:HEATMAP_SIZE]
+    return head_to_head(tournament, [e for e, _ in entrants], dict(entrants))
 
 
 def round_to_show(request, tournament: Tournament) -> int | None:

@@ -63,7 +63,9 @@ class Command(BaseCommand):
                 self.report_pages(tournament, opts["samples"])
             return
         if opts["swiss_entrants"] < 2 and opts["rr_entrants"] < 2:
-            raise CommandError("nothing to play: give --swiss-entrants or --rr-entrants of 2 or more")
+            raise CommandError(
+                "nothing to play: give --swiss-entrants or --rr-entrants of 2 or more"
+            )
         broker = app.conf.broker_url.split("://")[0]
         self.stdout.write(
             f"database: {connection.vendor}, broker: {broker}, workers: {opts['workers']}, "

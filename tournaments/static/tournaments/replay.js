@@ -58,5 +58,7 @@
     seats = replay.seats || [];
     scrubber.max = frames.length - 1;
     show(0);
+    const chart = document.getElementById("score-chart");
+    if (chart && window.Arena.drawScoreChart && window.Chart) window.Arena.drawScoreChart(chart, frames, replay.summary, seats);
   }).catch((error) => { position.textContent = "could not load the game: " + error.message; });
 })();

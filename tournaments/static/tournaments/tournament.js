@@ -31,13 +31,14 @@
       container.append(el("div", { class: "arena-bracket" }, section.rounds.map((round) =>
         el("div", { class: "arena-round" }, el("h4", {}, fmt(gettext("Round %(n)s"), { n: round.number })),
           el("div", { class: "arena-matches" },
-            round.matches.map((m) => el("div", { class: "arena-match arena-" + m.status },
+            round.matches.map((m) => el("div", { class: "arena-match arena-" + m.status, "data-key": m.key, "data-next": m.next || null },
               el("div", { class: "arena-key" },
                 m.match ? el("a", { href: matchUrl.replace("/0/", "/" + m.match + "/") }, m.key) : m.key,
                 " · " + m.status),
               side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1))))))));
     }
     if (!bracket.sections.length) container.append(el("p", {}, gettext("No matches yet.")));
+    if (window.Arena.drawBracketLines) window.Arena.drawBracketLines(container);
   }
 
   function side(m, entrant, label, i) {

@@ -73,6 +73,10 @@
     return el(tag, attrs, rank, family === SUITS.spanish ? el("small", {}, suit[0]) : suit[0]);
   }
 
+  /* The card of the moment: a page module may replace Arena.card (card_faces.js draws faces),
+     and the table drawn here follows it. */
+  const currentCard = (code, deck, extra) => window.Arena.card(code, deck, extra);
+
   function seatName(seats, seat) {
     const found = (seats || []).find((s) => s.seat === seat);
     return found ? found.name : "seat " + seat;
@@ -87,7 +91,7 @@
     board.append(el("div", { class: "row" },
       el("span", { class: "score" }, fmt(gettext("Team 0: %(a)s · Team 1: %(b)s"), { a: teams[0], b: teams[1] })),
       el("span", {}, fmt(gettext("hand %(n)s · worth %(stake)s"), { n: view.hand_no + 1, stake: view.stake }) + (view.pending ? " " + fmt(gettext("(%(n)s proposed)"), { n: view.pending }) : "")),
-      view.vira ? el("span", {}, gettext("vira") + " ", card(view.vira, deck)) : null,
+      view.vira ? el("span", {}, gettext("vira") + " ", currentCard(view.vira, deck)) : null,
       view.kind && view.kind !== "normal" ? el("span", { class: "last-action" }, view.kind === "iron" ? gettext("iron hand") : fmt(gettext("hand of %(n)s"), { n: view.target - 1 })) : null,
       view.winner !== null && view.winner !== undefined ? el("span", { class: "last-action" }, fmt(gettext("Team %(n)s wins the game"), { n: view.winner })) : null,
     ));
@@ -95,8 +99,8 @@
     for (let seat = 0; seat < view.players; seat++) {
       const cards = [];
       const shown = view.hands ? view.hands[seat] : opts.hands && opts.hands[seat];
-      if (shown) shown.forEach((c) => cards.push(card(c, deck)));
-      else for (let i = 0; i < (view.hand_sizes || [])[seat]; i++) cards.push(card(null, deck));
+      if (shown) shown.forEach((c) => cards.push(currentCard(c, deck)));
+      else for (let i = 0; i < (view.hand_sizes || [])[seat]; i++) cards.push(currentCard(null, deck));
       seatsRow.append(el("div", {
         class: "seat" + (view.to_act === seat ? " to-act" : "") + ((opts.you || []).includes(seat) ? " you" : ""),
       },
@@ -120,7 +124,7 @@
   function drawTrick(plays, deck, seats, label) {
     return el("div", { class: "trick" }, el("span", { class: "who" }, label),
       plays.map(([seat, code, covered]) => el("span", {},
-        card(covered ? null : code, deck, covered ? { class: "covered" } : {}),
+        currentCard(covered ? null : code, deck, covered ? { class: "covered" } : {}),
         el("span", { class: "who" }, seatName(seats, seat)))));
   }
 

@@ -1,0 +1,156 @@
+"""The ladder on the embedded default, end to end: `manage.py demo` (a SQLite file, the
+filesystem broker, a real worker, the supervisor's periodic jobs), three bundles uploaded
+through the API by three people, and nobody starting anything: within a minute of being ready
+they play each other on the ladder, and their boards and rating histories fill in."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from .conftest import PROJECT_DIR
+from .test_demo import free_port
+
+BUNDLES = ["examples/bots/python-greedy", "examples/bots/node-greedy", "kit"]
+
+
+def environment(var_dir) -> dict:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "TRUCO_QUEUE")
+    }
+    env["TRUCO_VAR_DIR"] = str(var_dir)
+    return env
+
+
+def engine(*args, cwd=PROJECT_DIR):
+    done = subprocess.run([sys.executable, "-m", "engine", *args], cwd=cwd, capture_output=True)
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+
+
+def zipped(tmp_path) -> list:
+    zips = []
+    for source in BUNDLES:
+        if source == "kit":  # the kit's own first command
+            engine("new-bot", str(tmp_path / "kitbot"), "--language", "python")
+            source = str(tmp_path / "kitbot")
+        target = tmp_path / f"{len(zips)}.zip"
+        engine("check-bot", source, "--zip", str(target))
+        zips.append(target)
+    return zips
+
+
+def tokens(env, names) -> dict[str, str]:
+    code = (
+        "from django.contrib.auth import get_user_model\n"
+        "from rest_framework.authtoken.models import Token\n"
+        f"for n in {names!r}:\n"
+        "    u, _ = get_user_model().objects.get_or_create(username=n)\n"
+        "    print('TOKEN', n, Token.objects.get_or_create(user=u)[0].key)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {p[1]: p[2] for p in (line.split() for line in out.splitlines()) if p[:1] == ["TOKEN"]}
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/node"), reason="Node is not installed")
+def test_three_uploaded_bundles_play_each_other_on_the_ladder_within_a_minute(tmp_path):
+    zips = zipped(tmp_path)
+    env = environment(tmp_path / "var")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    demo = subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "demo",
+            "--port",
+            str(port),
+            "--bots",
+            "random*2",
+            "--games",
+            "1",
+            "--workers",
+            "2",
+        ],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        for line in demo.stdout:
+            if "keeps running" in line:
+                break
+        people = ["ana", "bruno", "carla"]
+        keys = tokens(env, people)
+        for person, archive in zip(people, zips, strict=True):
+            with open(archive, "rb") as handle:
+                answer = requests.post(
+                    f"{url}/api/bots/",
+                    headers={"Authorization": f"Token {keys[person]}"},
+                    files={"bundle": handle},
+                    timeout=30,
+                )
+            assert answer.status_code == 201, answer.text
+        ready_at = None
+        deadline = time.monotonic() + 120
+        bundle_matches = []
+        while time.monotonic() < deadline:
+            bots = requests.get(f"{url}/api/bots/", params={"limit": 50}, timeout=10).json()
+            mine = [b for b in bots["results"] if b.get("owner") in people]
+            if ready_at is None and len(mine) == 3 and all(b["status"] == "ready" for b in mine):
+                ready_at = time.monotonic()
+            entries = requests.get(
+                f"{url}/api/ladder-entries/",
+                params={"variant": "paulista", "players": 2},
+                timeout=10,
+            ).json()["results"]
+            ours = [e for e in entries if e["owner"] in people]
+            played = {e["owner"] for e in ours if e["matches"] > 0}
+            if played == set(people):
+                board = requests.get(f"{url}/api/ladders/{ours[0]['ladder']}/", timeout=10).json()
+                tournament = board["tournament"]
+                matches = requests.get(
+                    f"{url}/api/matches/",
+                    params={"tournament": tournament, "limit": 200},
+                    timeout=10,
+                ).json()["results"]
+                names = {e["bot_label"] for e in ours}
+                bundle_matches = [
+                    m
+                    for m in matches
+                    if m["status"] == "done"
+                    and {m["entrant_a"]["name"], m["entrant_b"]["name"]} <= names
+                ]
+                if bundle_matches:
+                    break
+            time.sleep(2)
+        assert ready_at is not None, "the bundles were not validated in time"
+        assert bundle_matches, "the three bundles did not play each other on the ladder"
+        assert time.monotonic() - ready_at < 60 + 30  # a minute to start, a little to finish
+        # their history fills in: as many points as matches, for the chart
+        for entry in ours:
+            history = requests.get(
+                f"{url}/api/ladder-entries/{entry['id']}/history/", timeout=10
+            ).json()
+            assert history["count"] >= 1
+        front = requests.get(url + "/", timeout=10).text
+        assert "ana/" in front or "bruno/" in front or "carla/" in front  # tops of the ladders
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        demo.wait(60)

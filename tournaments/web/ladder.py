@@ -1,0 +1,64 @@
+"""The ladder's pages: every board with its top, one board in full with its head-to-head, and a
+version's line on a board with its rating over time (drawn by website/rating_chart.js from
+/api/ladder-entries/{id}/history/)."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, render
+
+from tournaments import ladder
+from tournaments.heatmap import head_to_head
+from tournaments.models import Ladder, LadderEntry, Match
+
+TOP = 10
+HEATMAP_SIZE = 12  # the board's first twelve: a readable picture on a phone too
+RECENT = 20
+
+
+def ladder_index(request):
+    boards = [
+        (lad, ladder.board(lad, TOP)) for lad in Ladder.objects.order_by("variant", "players")
+    ]
+    return render(request, "tournaments/ladder_index.html", {"boards": boards})
+
+
+def ladder_board(request, pk: int):
+    board_ladder = get_object_or_404(Ladder.objects.select_related("tournament"), pk=pk)
+    entries = ladder.board(board_ladder)
+    top = entries[:HEATMAP_SIZE]
+    matches = Match.objects.filter(tournament=board_ladder.tournament).select_related(
+        "entrant_a", "entrant_b", "winner"
+    )
+    return render(
+        request,
+        "tournaments/ladder_board.html",
+        {
+            "ladder": board_ladder,
+            "entries": entries,
+            "heatmap": head_to_head(
+                board_ladder.tournament,
+                [e.entrant_id for e in top],
+                {e.entrant_id: e.bot.label for e in top},
+            ),
+            "live": matches.filter(status__in=Match.UNFINISHED).order_by("-id")[:RECENT],
+            "recent": matches.filter(status=Match.Status.DONE).order_by("-finished_at")[:RECENT],
+        },
+    )
+
+
+def ladder_entry(request, pk: int):
+    entry = get_object_or_404(LadderEntry.objects.select_related("ladder", "bot__owner"), pk=pk)
+    rank = next(
+        (k for k, e in enumerate(ladder.board(entry.ladder), start=1) if e.pk == entry.pk), None
+    )
+    matches = (
+        Match.objects.filter(Q(entrant_a_id=entry.entrant_id) | Q(entrant_b_id=entry.entrant_id))
+        .select_related("entrant_a", "entrant_b", "winner")
+        .order_by("-id")[:RECENT]
+    )
+    return render(
+        request,
+        "tournaments/ladder_entry.html",
+        {"entry": entry, "rank": rank, "matches": matches},
+    )
