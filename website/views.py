@@ -3,8 +3,8 @@ points) and the accounts (signing up)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from engine.plugins import registry
 from players.models import Player, Rating
 from tables.models import Wallet
+from website.forms import SignupForm
 
 
 def ratings(request):
@@ -61,10 +62,16 @@ def safe_next(request) -> str | None:
 def signup(request):
     if request.user.is_authenticated:
         return redirect("web:play")
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         # Axes checks passwords only; a new account is logged in by the model backend.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # The base page adds the next steps (the guide, My bots, Play) to this message.
+        messages.success(
+            request, f"Welcome, {user.get_username()}: your account is made.", extra_tags="welcome"
+        )
         return redirect(safe_next(request) or reverse("web:play"))
-    return render(request, "registration/signup.html", {"form": form})
+    return render(
+        request, "registration/signup.html", {"form": form, "next": safe_next(request) or ""}
+    )
