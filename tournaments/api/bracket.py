@@ -45,7 +45,18 @@ def match_json(match: Match) -> dict[str, Any]:
         "points": [match.points_a, match.points_b],
         "games_played": match.games_played,
         "is_bye": match.entrant_b_id is None,
+        "tiebreak": tiebreak(match),
     }
+
+
+def tiebreak(match: Match) -> str:
+    """Why the winner of a match tied in games won (engine/match_plan.py: more games, then
+    more points, then extra games), in words for the bracket card; "" when games decided."""
+    if match.winner_id is None or match.entrant_b_id is None or match.wins_a != match.wins_b:
+        return ""
+    if match.points_a != match.points_b:
+        return f"tied {match.wins_a}-{match.wins_b} in games, won on points {match.points_a}-{match.points_b}"
+    return f"tied {match.wins_a}-{match.wins_b} in games and points, won by extra games"
 
 
 def bracket_payload(tournament: Tournament, round_number: int | None = None) -> dict[str, Any]:
@@ -128,6 +139,7 @@ def waiting_slots(tournament: Tournament, existing: set[str]) -> list[dict[str, 
                 "points": [0, 0],
                 "games_played": 0,
                 "is_bye": False,
+                "tiebreak": "",
             }
         )
     return slots

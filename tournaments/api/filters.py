@@ -62,9 +62,3 @@ class GameFilter(filters.FilterSet):
     class Meta:
         model = Game
         fields = ["match", "tournament", "termination", "winner_side"]
-
-
-
-
-
-

@@ -56,31 +56,13 @@ class VariantSerializer(serializers.Serializer):
     presets = serializers.DictField(child=serializers.DictField())
 
 
-
-
-
-
-
-
 # --- players, bots, ratings ---------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- tournaments and entrants -------------------------------------------------------------
 
 
-        # `master` and `daily` belong to a player's own table (the play app), not a tournament.
+# `master` and `daily` belong to a player's own table (the play app), not a tournament.
 
 
 class EntrantBotSerializer(serializers.ModelSerializer):
@@ -627,10 +609,14 @@ class ReplaySerializer(serializers.Serializer):
 
 
 class StandingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text="1 is first; entrants sharing a place (an elimination's `placement`) share it"
+    )
     entrant = EntrantBriefSerializer()
     values = serializers.DictField(child=serializers.FloatField())
-    rating = serializers.CharField(help_text="mu ± interval of its players; '' if unrated")
+    rating = serializers.CharField(
+        allow_null=True, help_text="mu ± interval of its players in this variant; null if unrated"
+    )
 
 
 class WorkersSerializer(serializers.Serializer):
@@ -673,6 +659,9 @@ class BracketSlotSerializer(serializers.Serializer):
     points = serializers.ListField(child=serializers.IntegerField())
     games_played = serializers.IntegerField()
     is_bye = serializers.BooleanField()
+    tiebreak = serializers.CharField(
+        help_text="why the winner of a match tied in games won (points, extra games); '' if not"
+    )
 
 
 class BracketRoundSerializer(serializers.Serializer):
@@ -697,5 +686,3 @@ class BracketSerializer(serializers.Serializer):
 
 class RoundQuerySerializer(serializers.Serializer):
     round = serializers.IntegerField(required=False, min_value=1, max_value=100_000)
-
-

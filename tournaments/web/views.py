@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from engine.plugins import registry
 from tournaments import registration
-from tournaments.api.bracket import bracket_payload
+from tournaments.api.bracket import bracket_payload, tiebreak
 from tournaments.api.standings import progress, standings_payload, standings_table, total_matches
 from tournaments.api.views import seat_names
 from tournaments.game_privacy import private_view
@@ -104,6 +104,7 @@ def match_detail(request, pk: int):
             "games": games,
             "has_humans": has_humans,
             "may_read_logs": may_read_logs(request.user, match),
+            "tiebreak": tiebreak(match),
             # The seed once the match is over, its commitment always (docs/security.md).
             "deal": seed_fields(match.seed, match_seed_revealed(match)),
         },
