@@ -100,18 +100,17 @@ def my_tables(player: Player | None) -> list[TableRow]:
         row = TableRow(match, seated(match), 0, False, True, yours=True)
         mine = "a" if player in match.entrant_a.members.all() else "b"
 
-        def yours_first(a, b, mine=mine):
-            return (a, b) if mine == "a" else (b, a)
+        def yours_first(a, b, mine=mine) -> str:
+            return f"{a}-{b}" if mine == "a" else f"{b}-{a}"
 
         # Each game's points, the player's first: "lost 0-1" alone said nothing of the game.
         row.replays = [
-            {"game": game_id, "number": index + 1, "score": "%s-%s" % yours_first(sa, sb)}
+            {"game": game_id, "number": index + 1, "score": yours_first(sa, sb)}
             for game_id, index, sa, sb in games.get(match.pk, [])
         ]
         if match.status == Match.Status.DONE:
-            ours, theirs = yours_first(match.wins_a, match.wins_b)
-            row.result = f"{ours}-{theirs}"
-            row.points = "%s-%s" % yours_first(match.points_a, match.points_b)
+            row.result = yours_first(match.wins_a, match.wins_b)
+            row.points = yours_first(match.points_a, match.points_b)
             if match.winner_id is not None:
                 row.you_won = match.winner_id == (
                     match.entrant_a_id if mine == "a" else match.entrant_b_id
