@@ -18,6 +18,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/enter/", entries.enter, name="enter"),
     path("tournaments/<int:pk>/withdraw/", entries.withdraw, name="withdraw"),
     path("tournaments/<int:pk>/start/", entries.start, name="start"),
+    path("tournaments/<int:pk>/add-bots/", entries.add_bots, name="add-bots"),
     path("users/<str:username>/", users.user_page, name="user"),
     path("matches/<int:pk>/", tournaments.match_detail, name="match"),
     path("games/<int:pk>/replay/", tournaments.replay, name="replay"),
