@@ -248,6 +248,24 @@ def test_a_player_on_a_phone_never_scrolls_sideways(browser, live_server, long_n
         page.wait_for_url("**/play/matches/*/")
         page.wait_for_selector("#actions button")
         assert no_sideways_scroll(page, PHONE["width"]) <= 0, too_wide(page, PHONE["width"])
+        # The card buttons read in the order of the cards in your hand on the board.
+        page.wait_for_selector("#actions button.card")
+        shown = page.eval_on_selector_all(
+            "#board .seat.you .hand [data-card]", "cards => cards.map(c => c.dataset.card)"
+        )
+        offered = page.eval_on_selector_all(
+            "#actions button.card", "cards => cards.map(c => c.dataset.card)"
+        )
+        assert offered and offered == [c for c in shown if c in offered]
+        # A hand's summary, when it shows, does not move the board or your cards.
+        before = page.eval_on_selector("#board", "b => b.getBoundingClientRect().top")
+        page.evaluate(
+            """() => { const box = document.getElementById('hand-summary');
+                box.innerHTML = '<h2>Hand 1: a summary</h2><p>' + 'text '.repeat(80) + '</p>';
+                box.hidden = false; }"""
+        )
+        after = page.eval_on_selector("#board", "b => b.getBoundingClientRect().top")
+        assert after == before
         # Every standings column is reachable: the table scrolls in its own box.
         page.goto(f"{site}/tournaments/{long_names_cup.pk}/")
         last = page.locator("#standings thead th").last
