@@ -39,8 +39,11 @@ async def lifespan(scope, receive, send):
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             if task is not None:
-                task.cancel()
-                await host.stop()
+                task.cancel()  # its host stops (TableHost.serve), its tables released
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
             await send({"type": "lifespan.shutdown.complete"})
             return
 

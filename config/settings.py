@@ -10,8 +10,7 @@
   and no key, a random one made once and kept in `var/secret-key.txt`),
   `DJANGO_ALLOWED_HOSTS` (comma-separated).
 - `TRUCO_DEAL_SECRET`: keys the seeds of the daily deals (default: derived from the secret key).
-- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`); `TRUCO_PLAY_QUEUE`:
-  the one of human play's tasks (default `<TRUCO_QUEUE>-play`).
+- `TRUCO_QUEUE`: the Celery queue the match tasks use (default `truco`).
 - `TRUCO_MATCH_LEASE_SECONDS`: how long a claimed match stays a worker's without a heartbeat
   before another worker may take it over (default 120).
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
@@ -159,11 +158,16 @@ INSTALLED_APPS = [
     "website",
 ]
 
+# The load benchmarks' meters (stack/metering.py): queries and server time of each request and
+# of each table host command. Off by default.
+TRUCO_BENCH_METRICS = env_bool("TRUCO_BENCH_METRICS", False)
+
 MIDDLEWARE = [
+    *(["stack.metering.QueryCountMiddleware"] if TRUCO_BENCH_METRICS else []),
     "django.middleware.security.SecurityMiddleware",
-    # gunicorn serves the collected static files through WhiteNoise; in debug the development
-    # server serves them from the apps.
-    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # The static files through WhiteNoise: collected ones in production (gunicorn), straight
+    # from the apps in debug (the embedded default's uvicorn serves them: no runserver).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # An upload over the bundle limit is refused before anything reads its body.
     "submitted_bots.bundles.upload_limit.BundleUploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -247,6 +251,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where `collectstatic` gathers the static files gunicorn serves (WhiteNoise).
 STATIC_ROOT = Path(os.environ.get("TRUCO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+WHITENOISE_USE_FINDERS = DEBUG  # debug: the apps' files as they are, nothing to collect
+WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Uploaded bot bundles (docs/bots.md). For S3-compatible storage, install django-storages
@@ -328,6 +334,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     "loggers": {
         "tournaments": {"level": os.environ.get("TRUCO_LOG_LEVEL", "WARNING"), "propagate": True},
+        "tables": {"level": os.environ.get("TRUCO_LOG_LEVEL", "WARNING"), "propagate": True},
     },
 }
 
@@ -361,15 +368,15 @@ else:
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TRUCO_QUEUE", "truco")
-# Human play's tasks (a bot's reply at a table, the turn timer) have a queue of their own, so
-# that a person never waits behind tournament matches: the demo and the compose file give it a
-# worker of its own. A worker started without --queues consumes both.
-TRUCO_PLAY_QUEUE = os.environ.get("TRUCO_PLAY_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}-play"
+# One queue: people's tables are not Celery's (table hosts play them, tables/host.py); the
+# tables' periodic sweep goes with the matches' tasks.
 CELERY_TASK_QUEUES = [
-    Queue(name, Exchange(name), routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, TRUCO_PLAY_QUEUE)
+    Queue(
+        CELERY_TASK_DEFAULT_QUEUE,
+        Exchange(CELERY_TASK_DEFAULT_QUEUE),
+        routing_key=CELERY_TASK_DEFAULT_QUEUE,
+    )
 ]
-CELERY_TASK_ROUTES = {"play.*": {"queue": TRUCO_PLAY_QUEUE}}
 CELERY_TASK_ACKS_LATE = True  # a message is acknowledged once its match is recorded
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process gives its message back
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds no more matches than it can play

@@ -1,6 +1,7 @@
 """Starting the web server in a process of its own, for the commands and tests that bring a
-whole stack (`soak`, the live-stack test fixture): `runserver` (threaded; static files served
-while DEBUG is on), answered on /healthz before it is handed over."""
+whole stack (`demo`, `soak`, the live-stack test fixture): uvicorn serving the ASGI application
+(config/asgi.py: the pages, the API and the tables' WebSockets; with no Redis channel layer the
+table host runs inside it), answered on /healthz before it is handed over."""
 
 from __future__ import annotations
 
@@ -28,7 +29,21 @@ def start_web_server(
     seconds: float = 30.0,
 ) -> subprocess.Popen:
     web = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"{host}:{port}", "--noreload"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--lifespan",
+            "on",
+            "--timeout-graceful-shutdown",
+            "5",
+            "--no-access-log",
+        ],
         cwd=PROJECT_DIR,
         env={**os.environ, **(env or {})},
         stdout=open(log_path, "ab"),

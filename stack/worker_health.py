@@ -2,8 +2,8 @@
 remote control: `active_queues`, a broadcast every worker answers with the queues it
 consumes), so that a page with queued work can say "no worker is running" instead of "live".
 
-Only workers consuming this project's queues (TRUCO_QUEUE for matches, TRUCO_PLAY_QUEUE for
-human play) count: other projects' workers on the same broker are ignored. A request never waits for the
+Only workers consuming this project's queue (TRUCO_QUEUE) count: other projects' workers on the
+same broker are ignored. A request never waits for the
 broadcast: a daemon thread of the process asks every TRUCO_WORKER_CHECK_SECONDS (default 5;
 0 turns the check off) and requests read its latest answer; only the very first request of a
 process waits for one answer (at most REPLY_SECONDS).
@@ -125,5 +125,5 @@ _monitor = _Monitor()
 
 def status(queue: str | None = None) -> dict[str, Any]:
     """`{"alive": bool | None, "detail": str, "workers": [...]}` for payloads: is a worker
-    consuming `queue` (default TRUCO_QUEUE; human play asks about TRUCO_PLAY_QUEUE)?"""
+    consuming `queue` (default TRUCO_QUEUE)?"""
     return _monitor.current(queue or settings.CELERY_TASK_DEFAULT_QUEUE).to_json()

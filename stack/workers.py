@@ -30,7 +30,7 @@ def worker_command(
         "celery",
         "-A",
         "config",
-        "worker",  # consumes the queues of its own settings (TRUCO_QUEUE, TRUCO_PLAY_QUEUE)
+        "worker",  # consumes the queue of its own settings (TRUCO_QUEUE)
         "--concurrency",
         str(concurrency),
         "--pool",

@@ -6,7 +6,10 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from django.db import transaction
+
 from players.people import player_for, player_of
+from tables import routing
 from tables.models import ChatMessage, settings_of
 from tables.services import PlayError, human_ids
 from tournaments.models import Match
@@ -42,7 +45,10 @@ def post(match: Match, user, text: Any) -> dict[str, Any]:
         raise PlayError("this table has no spectators: only its players chat", 403)
     line = clean_text(text)
     message = ChatMessage.objects.create(match=match, author=player or player_for(user), text=line)
-    return message_json(message, match)
+    said = message_json(message, match)
+    # Pushed to whoever watches the table (tables/push.py), once it is written.
+    transaction.on_commit(lambda: routing.chat_said(match.pk, said))
+    return said
 
 
 def history(match: Match, after: int | None = None) -> list[dict[str, Any]]:

@@ -61,7 +61,8 @@ def locked_wallets(ids: Iterable[int]) -> dict[int, Wallet]:
     else changes meanwhile."""
     ids = set(ids)
     Wallet.objects.bulk_create(
-        [Wallet(player_id=pk) for pk in ids], ignore_conflicts=True  # made once, whoever first
+        [Wallet(player_id=pk) for pk in ids],
+        ignore_conflicts=True,  # made once, whoever first
     )
     return {
         w.player_id: w

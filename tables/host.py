@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import socket
 import time
 from collections import Counter
@@ -39,6 +40,8 @@ from django.utils import timezone, translation
 
 from engine.session import OVER, PAUSED
 from players.models import Player
+from stack import metering
+from stack.metering import Meter
 from tables import routing
 from tables.live import ADVANCE_SLICE_SECONDS, LiveTable, TableError, human_ids, load_match
 from tables.models import LiveMatch, TableHostBeat
@@ -83,6 +86,7 @@ class TableHost:
         )
         self.channel: str | None = None
         self.stopping = False
+        self.tasks: set[asyncio.Task] = set()
 
     # --- running ----------------------------------------------------------------------------
     async def serve(self) -> None:
@@ -94,6 +98,7 @@ class TableHost:
             self._receive(routing.HOSTS_CHANNEL),
             self._every(self.lease / 3, self.renew),
             self._every(10.0, self.tidy),
+            self._every(self.lease / 2, self.adopt),
         ]
         try:
             await asyncio.gather(*loops)
@@ -106,14 +111,18 @@ class TableHost:
             await self.drop(match_id, release=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, function, *args):
-        """`function` in a thread of the host's pool, with fresh database connections."""
+    async def run(self, function, *args, meter: Meter | None = None):
+        """`function` in a thread of the host's pool, with fresh database connections; its
+        queries and time counted into `meter` if given (stack/metering.py)."""
 
         def job():
             close_old_connections()
             try:
                 with writing_as_host():  # its own writes tell no host (tables/signals.py)
-                    return function(*args)
+                    if meter is None:
+                        return function(*args)
+                    with meter.measuring():
+                        return function(*args)
             finally:
                 close_old_connections()
 
@@ -123,7 +132,13 @@ class TableHost:
         layer = routing.layer()
         while not self.stopping:
             message = await layer.receive(channel)
-            asyncio.create_task(self._safely(self.dispatch(message)))
+            self.spawn(self.dispatch(message))
+
+    def spawn(self, awaitable) -> None:
+        """A task of its own, kept referenced until it ends (the loop keeps only weak ones)."""
+        task = asyncio.create_task(self._safely(awaitable))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _every(self, seconds: float, function) -> None:
         while not self.stopping:
@@ -234,6 +249,22 @@ class TableHost:
             name=self.name, defaults={"seen_at": timezone.now(), "tables": len(self.held)}
         )
 
+    async def adopt(self) -> None:
+        """Tables in play that no host holds (never claimed, or their host died: its leases ran
+        out) are claimed, one host each: a dead host's tables go on without anyone asking."""
+        for match_id in await self.run(self.orphans):
+            await routing.claim(match_id)
+
+    def orphans(self) -> list[int]:
+        return list(
+            LiveMatch.objects.filter(
+                match__status="running",
+                waiting__in=(LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS),
+            )
+            .filter(Q(host_lease_until__isnull=True) | Q(host_lease_until__lt=timezone.now()))
+            .values_list("match_id", flat=True)[: max(0, self.capacity - len(self.held))]
+        )
+
     async def tidy(self) -> None:
         """Tables idle for a while give their bots back; tables over and unwatched go."""
         now = time.monotonic()
@@ -274,14 +305,17 @@ class TableHost:
         held.table.seen(held.connected, held.last_seen)
         return row
 
-    async def play_on(self, held: Held) -> None:
-        """After a change: push it; robots to play think, outside any lock, slice by slice,
-        and what they played is written under it; a person's turn gets its timer."""
-        await self.push(held)
+    async def play_on(self, held: Held, *, pushed: bool = False) -> None:
+        """After a change: push it (unless `pushed` already); robots to play think, outside
+        any lock, slice by slice, and what they played is written under it; a person's turn
+        gets its timer."""
+        if not pushed:
+            await self.push(held)
         while held.table is not None and held.table.game is not None:
             table = held.table
             game = table.game
-            if game.waiting_for_person and not table.absent_seats():
+            written = table.live.waiting == LiveMatch.Waiting.HUMAN  # a fresh row says "bots"
+            if game.waiting_for_person and written and not await self.run(table.absent_seats):
                 break
             version = table.version
             status = await self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
@@ -325,9 +359,7 @@ class TableHost:
             grace = table.settings.disconnect_grace_seconds
             due, args = grace + 0.5, ("absent", live.game_no, table.game.ply)
         if due is not None:
-            held.timer = loop.call_later(
-                max(0.0, due), lambda: asyncio.create_task(self._safely(self.due(held, *args)))
-            )
+            held.timer = loop.call_later(max(0.0, due), lambda: self.spawn(self.due(held, *args)))
 
     async def due(self, held: Held, kind: str, game_no: int, ply: int) -> None:
         if self.held.get(held.match_id) is not held:
@@ -348,13 +380,13 @@ class TableHost:
         return True
 
     # --- pushing -----------------------------------------------------------------------------
-    async def push(self, held: Held) -> None:
+    async def push(self, held: Held, meter: Meter | None = None) -> None:
         table = held.table
         if table is None:
             return
         layer = routing.layer()
         for viewer, language in list(held.views):
-            state = await self.run(self.render, held, viewer, language)
+            state = await self.run(self.render, held, viewer, language, meter=meter)
             if state is not None:
                 await layer.group_send(
                     routing.view_group(held.match_id, viewer, language),
@@ -376,9 +408,24 @@ class TableHost:
 
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
-        await self.run(self.act, held, message)
-        await self.play_on(held)
-        return {"ok": True, "version": held.table.version if held.table else None}
+        meter = Meter() if metering.enabled() else None
+        await self.run(self.act, held, message, meter=meter)
+        await self.push(held, meter=meter)  # what the decision changed, to every viewer
+        # The person is answered once their decision is written and pushed (instant robots'
+        # replies with it); slower robots think after, and what they play is pushed too.
+        self.then_play_on(held, pushed=True)
+        answer = {"ok": True, "version": held.table.version if held.table else None}
+        if meter is not None:
+            answer["meter"] = meter.to_json()
+        return answer
+
+    def then_play_on(self, held: Held, *, pushed: bool = False) -> None:
+        async def later():
+            async with held.lock:
+                if self.held.get(held.match_id) is held:
+                    await self.play_on(held, pushed=pushed)
+
+        self.spawn(later())
 
     def act(self, held: Held, message: dict[str, Any]) -> None:
         player = int(message["player"])
@@ -408,7 +455,7 @@ class TableHost:
             held.last_seen[player] = timezone.now()
         state = await self.run(self.render, held, viewer, language)
         if player is not None and held.table is not None and held.table.stood_in:
-            await self.play_on(held)  # back: the robot standing in hands the seat back
+            self.then_play_on(held)  # back: the robot standing in hands the seat back
         return {"state": state}
 
     async def on_unwatch(self, held: Held, message: dict[str, Any]) -> None:
@@ -433,5 +480,24 @@ class TableHost:
 
 
 def serve_forever() -> None:
-    """Run a table host in this process until stopped (manage.py table_host)."""
-    asyncio.run(TableHost().serve())
+    """Run a table host in this process until SIGTERM or SIGINT (manage.py table_host): on
+    either it gives its tables back at once (their leases released) for another host to take."""
+
+    async def main() -> None:
+        task = asyncio.create_task(TableHost().serve())
+        loop = asyncio.get_running_loop()
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(stop, task.cancel)
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(main())
+
+
+def alive_here() -> bool:
+    """Whether a table host of this machine beat lately (the container's health check)."""
+    recent = timezone.now() - timedelta(seconds=3 * settings.TRUCO_TABLE_LEASE_SECONDS)
+    prefix = os.environ.get("TRUCO_HOST_NAME") or f"{socket.gethostname()}:"
+    return TableHostBeat.objects.filter(name__startswith=prefix, seen_at__gte=recent).exists()

@@ -16,9 +16,7 @@ from tables.models import TableHostBeat
 def status() -> dict[str, Any]:
     """{alive, detail, workers}: the hosts seen within three of their lease renewals."""
     recent = timezone.now() - timedelta(seconds=3 * settings.TRUCO_TABLE_LEASE_SECONDS)
-    names = list(
-        TableHostBeat.objects.filter(seen_at__gte=recent).values_list("name", flat=True)
-    )
+    names = list(TableHostBeat.objects.filter(seen_at__gte=recent).values_list("name", flat=True))
     if names:
         return {"alive": True, "detail": f"{len(names)} table host(s) running", "workers": names}
     return {

@@ -201,12 +201,15 @@ class LiveTable:
         """The people's seats whose person has been away past the disconnection grace."""
         grace = self.settings.disconnect_grace_seconds
         since = self.live.started_at or timezone.now()
-        if self.present is not None:  # a host: the connected, and when each was last seen
-            seen = dict(self._last_seen)
-        else:
-            seen = dict(
-                Presence.objects.filter(live=self.live).values_list("player_id", "last_seen")
-            )
+        people = {s.player for s in self.seats if s.is_human}
+        if self.present is not None and people <= self.present:
+            return set()  # everyone connected to the host: nobody to stand in for
+        # When each was last seen: by the host (their connections) or by a request of theirs
+        # (the REST API's players poll: Presence rows), whichever is later.
+        seen = dict(Presence.objects.filter(live=self.live).values_list("player_id", "last_seen"))
+        for player, when in self._last_seen.items():
+            if player not in seen or when > seen[player]:
+                seen[player] = when
         cutoff = timezone.now() - timedelta(seconds=grace)
         return {
             s.seat

@@ -56,7 +56,9 @@ class LiveMatch(models.Model):
         help_text="what each robot seat wrote to its log in this game (its owner's and staff's)",
     )
     clocks = models.JSONField(
-        null=True, blank=True, help_text="each seat's bank of time left in this game (a time control)"
+        null=True,
+        blank=True,
+        help_text="each seat's bank of time left in this game (a time control)",
     )
     # Every change writes the row with its version one up: a table host holding the table in
     # memory builds it again when the row's version is not the one it wrote (tables/live.py).
@@ -208,7 +210,6 @@ class TableSettings(models.Model):
     @property
     def moves_chips(self) -> bool:
         return self.tournament.competitive and self.stake > 0
-
 
 
 def settings_of(tournament: Tournament) -> TableSettings:

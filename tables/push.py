@@ -62,9 +62,13 @@ def language_of(scope) -> str:
     for name, value in scope.get("headers", []):
         if name == b"accept-language":
             for part in value.decode("latin-1").split(","):
-                code = translation.get_supported_language_variant(
-                    part.split(";")[0].strip() or settings.LANGUAGE_CODE
-                ) if part.strip() else None
+                code = (
+                    translation.get_supported_language_variant(
+                        part.split(";")[0].strip() or settings.LANGUAGE_CODE
+                    )
+                    if part.strip()
+                    else None
+                )
                 if code:
                     return code
     return settings.LANGUAGE_CODE
@@ -133,7 +137,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            await routing.ask_async(
+            answer = await routing.ask_async(
                 self.match_id,
                 "act",
                 player=self.player,
@@ -145,7 +149,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except TableError as exc:
             await self.send_json({"type": "error", "detail": str(exc), "status": exc.status})
             return
-        await self.send_json({"type": "acted", "turn": content.get("turn")})
+        acted = {"type": "acted", "turn": content.get("turn")}
+        if "meter" in answer:  # the load benchmark's figures (TRUCO_BENCH_METRICS)
+            acted["meter"] = answer["meter"]
+        await self.send_json(acted)
 
     async def table_state(self, event):
         await self.send_json({"type": "state", "state": event["state"]})

@@ -88,9 +88,7 @@ def changed(match_id: int) -> None:
     it again from the database and pushes it; a table nobody holds is claimed."""
     send = async_to_sync(layer().group_send)
     send(table_group(match_id), {"type": "table.command", "match": match_id, "command": "changed"})
-    held = LiveMatch.objects.filter(
-        match_id=match_id, host_lease_until__gt=timezone.now()
-    ).exists()
+    held = LiveMatch.objects.filter(match_id=match_id, host_lease_until__gt=timezone.now()).exists()
     if not held:
         async_to_sync(claim)(match_id)
 

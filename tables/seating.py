@@ -21,7 +21,9 @@ def scheduled(tournament: Tournament, match: Match) -> list[PlannedGame]:
     return match_plan(tournament, match.seed).scheduled
 
 
-def next_game(tournament: Tournament, match: Match, finished: list[MatchGame]) -> PlannedGame | None:
+def next_game(
+    tournament: Tournament, match: Match, finished: list[MatchGame]
+) -> PlannedGame | None:
     """The game to play after `finished`, or None once the match is decided."""
     return match_plan(tournament, match.seed).next_game(finished)
 

@@ -395,8 +395,9 @@ def sweep() -> int:
     )
     if hosted():
         orphans = list(
-            rows.filter(Q(host_lease_until__isnull=True) | Q(host_lease_until__lt=timezone.now()))
-            .values_list("match_id", flat=True)
+            rows.filter(
+                Q(host_lease_until__isnull=True) | Q(host_lease_until__lt=timezone.now())
+            ).values_list("match_id", flat=True)
         )
         for match_id in orphans:
             routing.changed(match_id)

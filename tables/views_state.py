@@ -33,6 +33,9 @@ def table_state(match: Match, user) -> dict[str, Any]:
     Raises CannotWatch for a table closed to spectators."""
     player = player_of(user)
     live = LiveMatch.objects.filter(match=match).first()
+    if live is not None and live.waiting == LiveMatch.Waiting.DONE and match.status == "running":
+        # The match was read before the commit that ended it, its live row after: read again.
+        match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
     table = LiveTable(match, live) if live is not None else None
     try:
         return render(match, table, player, staff=bool(user and user.is_staff))

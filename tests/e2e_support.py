@@ -195,7 +195,7 @@ def drop_queue(env: dict[str, str]) -> None:
 
     client = redis.Redis.from_url(env["CELERY_BROKER_URL"])
     try:
-        for queue in (env["TRUCO_QUEUE"], f"{env['TRUCO_QUEUE']}-play"):  # matches, play
+        for queue in (env["TRUCO_QUEUE"],):
             client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
     finally:
         client.close()

@@ -73,9 +73,7 @@ def validate_table(serializer, table: dict[str, Any], attrs: dict[str, Any]) -> 
             attrs[key] = table.pop(key)
     instance = serializer.instance
     current = settings_of(instance) if instance is not None else TableSettings()
-    competitive = attrs.get(
-        "competitive", instance.competitive if instance is not None else True
-    )
+    competitive = attrs.get("competitive", instance.competitive if instance is not None else True)
     errors = check_table_settings(competitive, table.get("stake", current.stake))
     if errors:
         raise serializers.ValidationError({"table": errors})
@@ -105,9 +103,11 @@ class WalletField(serializers.Field):
         value = getattr(player, self.figure, None)  # the list's annotation
         if value is None:
             wallet = Wallet.objects.filter(player=player).first()
-            value = getattr(wallet, self.figure) if wallet else Wallet._meta.get_field(
-                self.figure
-            ).default
+            value = (
+                getattr(wallet, self.figure)
+                if wallet
+                else Wallet._meta.get_field(self.figure).default
+            )
         return value
 
 

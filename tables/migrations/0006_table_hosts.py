@@ -4,38 +4,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('play', '0005_table_time_is_the_tournaments'),
+        ("play", "0005_table_time_is_the_tournaments"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TableHostBeat',
+            name="TableHostBeat",
             fields=[
-                ('name', models.CharField(max_length=200, primary_key=True, serialize=False)),
-                ('seen_at', models.DateTimeField()),
-                ('tables', models.PositiveIntegerField(default=0)),
+                ("name", models.CharField(max_length=200, primary_key=True, serialize=False)),
+                ("seen_at", models.DateTimeField()),
+                ("tables", models.PositiveIntegerField(default=0)),
             ],
         ),
         migrations.AddField(
-            model_name='livematch',
-            name='clocks',
-            field=models.JSONField(blank=True, help_text="each seat's bank of time left in this game (a time control)", null=True),
+            model_name="livematch",
+            name="clocks",
+            field=models.JSONField(
+                blank=True,
+                help_text="each seat's bank of time left in this game (a time control)",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='livematch',
-            name='host',
-            field=models.CharField(blank=True, default='', max_length=200),
+            model_name="livematch",
+            name="host",
+            field=models.CharField(blank=True, default="", max_length=200),
         ),
         migrations.AddField(
-            model_name='livematch',
-            name='host_lease_until',
+            model_name="livematch",
+            name="host_lease_until",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='livematch',
-            name='version',
+            model_name="livematch",
+            name="version",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

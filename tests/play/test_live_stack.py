@@ -1,6 +1,7 @@
-"""End to end on the production shape: a person plays a practice table to its end through the
-HTTP API of a live web server, on PostgreSQL, the bots' replies played by a real Celery worker
-on Redis (the `live_stack` fixture of tests/e2e_support.py)."""
+"""End to end: a person plays a practice table to its end through the HTTP API of a live ASGI
+server on PostgreSQL, with a real Celery worker on Redis beside it (the `live_stack` fixture of
+tests/e2e_support.py). The robots' replies are played by the table host inside the web server
+(no channel layer is configured: the embedded shape), never by a request."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 import requests
 from rest_framework.authtoken.models import Token
 
+from tables.models import LiveMatch
 from tests.factories import UserFactory
 from tournaments.models import Game, Match
 
@@ -32,14 +34,15 @@ def practice_table(live_stack) -> tuple[requests.Session, str, dict]:
 
 
 def wait_for_human(session: requests.Session, url: str, state: dict, seconds: float = 20.0):
-    """Poll the table until the bots have answered (a worker advances it, not the request)."""
+    """Poll the table until the bots have answered (the table host plays them, not the
+    request)."""
     deadline = time.monotonic() + seconds
     while state["waiting"] == "bots" and time.monotonic() < deadline:
         time.sleep(0.05)
         response = session.get(url, timeout=10)
         assert response.status_code == 200, response.text[:500]
         state = response.json()
-    assert state["waiting"] != "bots", "no worker answered for the bots"
+    assert state["waiting"] != "bots", "no table host answered for the bots"
     return state
 
 
@@ -65,36 +68,40 @@ def test_a_person_plays_a_table_to_its_end_on_postgresql_with_a_real_worker(live
     match = Match.objects.get(pk=state["match"])
     assert match.status == Match.Status.DONE and match.winner_id is not None
     assert Game.objects.filter(match=match).count() == match.games_played == 1
-    assert "play.advance" in live_stack.log("worker")  # the bots' replies came from the worker
+    live = LiveMatch.objects.get(match=match)
+    assert live.waiting == LiveMatch.Waiting.DONE and live.version > actions
     assert "Traceback" not in live_stack.log("web")
 
 
-def test_the_table_and_the_standings_say_when_no_worker_is_running(live_stack):
+def test_the_table_says_its_host_is_running_and_the_standings_when_no_worker_is(live_stack):
     from stack.workers import stop_worker
 
     session, table, state = practice_table(live_stack)
     standings = f"{live_stack.url}/api/tournaments/{state['tournament']['id']}/standings/"
-    workers = session.get(table, timeout=10).json()["workers"]
-    assert workers["alive"] is True and len(workers["workers"]) == 1, workers
+    hosts = session.get(table, timeout=10).json()["workers"]
+    assert hosts["alive"] is True and len(hosts["workers"]) == 1, hosts
     assert requests.get(standings, timeout=10).json()["workers"]["alive"] is True
 
-    stop_worker(live_stack.worker)
+    stop_worker(live_stack.worker)  # the matches' worker: tables do not need it
     deadline = time.monotonic() + 20
+    workers = requests.get(standings, timeout=10).json()["workers"]
     while workers["alive"] and time.monotonic() < deadline:
         time.sleep(0.5)
-        workers = session.get(table, timeout=10).json()["workers"]
+        workers = requests.get(standings, timeout=10).json()["workers"]
     assert workers["alive"] is False
     assert "no worker is running" in workers["detail"]
     assert live_stack.env["TRUCO_QUEUE"] in workers["detail"]
-    assert requests.get(standings, timeout=10).json()["workers"]["alive"] is False
+    assert session.get(table, timeout=10).json()["workers"]["alive"] is True  # the table plays on
 
 
 def test_heuristic_bots_reply_in_the_actions_own_answer(live_stack):
     """The default: a trusted, fast bot's replies come with the answer to the action."""
     session, table, state = practice_table(live_stack)
+    state = wait_for_human(session, table, state)  # the host's first moves
     for _ in range(5):
         if state["status"] != "running":
             break
+        assert state["your_turn"], state
         legal = state["observations"][str(state["to_act"])]["legal"]
         state = session.post(
             f"{table}act/", json={"action": legal[0], "turn": state["turn"]}, timeout=10

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from django.conf import settings
 from django.core.management import get_commands
 from django.urls import resolve
 
@@ -28,10 +27,19 @@ def command(service: str) -> list[str]:
 
 
 def test_compose_has_the_database_broker_web_workers_and_sweeper():
-    assert set(SERVICES) == {"db", "redis", "migrate", "web", "worker", "play-worker", "beat"}
+    assert set(SERVICES) == {
+        "db",
+        "redis",
+        "migrate",
+        "web",
+        "asgi",
+        "table-host",
+        "worker",
+        "beat",
+    }
     assert SERVICES["db"]["image"].startswith("postgres:")
     assert SERVICES["redis"]["image"].startswith("redis:")
-    for name in ("migrate", "web", "worker", "play-worker", "beat"):
+    for name in ("migrate", "web", "worker", "asgi", "table-host", "beat"):
         assert SERVICES[name]["build"] == "."
         env = SERVICES[name]["environment"]
         assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
@@ -39,7 +47,7 @@ def test_compose_has_the_database_broker_web_workers_and_sweeper():
         assert env["DJANGO_DEBUG"] == "0"
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "play-worker", "beat"])
+@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "asgi", "table-host", "beat"])
 def test_every_long_running_service_has_a_health_check(service):
     check = SERVICES[service]["healthcheck"]
     assert check["test"][0] in ("CMD", "CMD-SHELL") and len(check["test"]) > 1
@@ -69,21 +77,35 @@ def test_the_web_command_serves_the_projects_wsgi_application_and_health_url():
     assert resolve("/healthz").url_name == "healthz"
 
 
-@pytest.mark.parametrize("service", ["worker", "play-worker", "beat"])
+@pytest.mark.parametrize("service", ["worker", "beat"])
 def test_celery_commands_name_the_projects_app_and_tasks(service):
     args = command(service)
     assert args[:3] == ["celery", "-A", "config"] and (VENV_BIN / "celery").exists()
     assert importlib.import_module("config").celery_app is app
     app.loader.import_default_modules()
-    assert {"tournaments.run_match", "tournaments.sweep"} <= set(app.tasks)
+    assert {"tournaments.run_match", "tournaments.sweep", "play.sweep"} <= set(app.tasks)
     if service == "worker":
         assert args[args.index("--queues") + 1] == app.conf.task_default_queue == "truco"
-    elif service == "play-worker":
-        assert {"play.advance", "play.expire_turn"} <= set(app.tasks)
-        assert args[args.index("--queues") + 1] == settings.TRUCO_PLAY_QUEUE == "truco-play"
-        assert app.amqp.router.route({}, "play.advance")["queue"].name == "truco-play"
     else:
         assert {e["task"] for e in app.conf.beat_schedule.values()} <= set(app.tasks)
+
+
+def test_the_push_server_serves_the_asgi_application_and_table_hosts_run_apart():
+    """uvicorn serves config.asgi (the tables' WebSockets) with the Redis channel layer of the
+    app's environment, so table hosts are processes of their own (`table_host`); no web-facing
+    process runs a bot, so only the table hosts and workers are let out of Docker's defaults."""
+    asgi = command("asgi")
+    assert asgi[0] == "uvicorn" and (VENV_BIN / "uvicorn").exists()
+    module, attribute = asgi[1].split(":")
+    assert module == "config.asgi" and attribute == "application"
+    assert "REDIS_URL" in SERVICES["asgi"]["environment"]
+    assert command("table-host") == ["python", "manage.py", "table_host"]
+    assert "table_host" in get_commands()
+    for service in ("web", "asgi"):
+        assert "security_opt" not in SERVICES[service], service
+    for service in ("table-host", "worker"):
+        assert "seccomp=unconfined" in SERVICES[service]["security_opt"], service
+    assert "play-worker" not in SERVICES
 
 
 def test_manage_py_commands_in_compose_and_dockerfile_exist():
@@ -102,13 +124,13 @@ def test_manage_py_commands_in_compose_and_dockerfile_exist():
 
 
 def test_the_secret_key_must_be_given_rather_than_defaulted():
-    for name in ("migrate", "web", "worker", "play-worker", "beat"):
+    for name in ("migrate", "web", "worker", "asgi", "table-host", "beat"):
         assert SERVICES[name]["environment"]["DJANGO_SECRET_KEY"].startswith(
             "${DJANGO_SECRET_KEY:?"
         )
 
 
-@pytest.mark.parametrize("service", ["web", "worker", "play-worker"])
+@pytest.mark.parametrize("service", ["table-host", "worker"])
 def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
     """The app runs as an ordinary user: bwrap needs user namespaces and mounts, which Docker's
     default seccomp and AppArmor profiles and its masked /proc forbid; no capability is added,
@@ -121,7 +143,7 @@ def test_the_services_that_play_untrusted_bots_can_build_the_jail(service):
     assert "USER truco" in dockerfile  # not root: the jail is made in a user namespace
 
 
-@pytest.mark.parametrize("service", ["web", "worker", "play-worker"])
+@pytest.mark.parametrize("service", ["table-host", "worker"])
 def test_the_services_that_play_untrusted_bots_are_bounded_as_a_whole(service):
     """Kernel memory a jail holds (socket buffers, its tmpfs's files) is seen by no rlimit and,
     without a cgroup of its own, by no watch: the container's limits bound it, swap included."""
@@ -159,5 +181,5 @@ def test_the_web_server_and_the_workers_share_the_uploaded_bundles():
     """The web process stores uploads under var/bundles; every process that plays bots (the
     match workers, and the play worker for people's tables) unpacks them from there."""
     assert "bundles" in COMPOSE["volumes"]
-    for service in ("web", "worker", "play-worker"):
+    for service in ("web", "worker", "table-host"):
         assert "bundles:/app/var/bundles" in SERVICES[service]["volumes"]

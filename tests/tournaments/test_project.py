@@ -159,8 +159,10 @@ def test_with_debug_off_every_command_runs_before_the_static_files_are_collected
         text=True,
     )
     status, location = favicon.stdout.split()
-    assert status == "301" and location.startswith("/static/website/favicon.") and location != (
-        "/static/website/favicon.svg"
+    assert (
+        status == "301"
+        and location.startswith("/static/website/favicon.")
+        and location != ("/static/website/favicon.svg")
     ), favicon.stderr  # the hashed name of the collected file
 
 

@@ -184,15 +184,37 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese(browser, live_server,
 
 
 @pytest.mark.services
-def test_on_postgresql_with_a_real_worker_a_person_plays_a_whole_game(browser, live_stack):
-    """The production shape (`live_stack` of tests/e2e_support.py): the server on PostgreSQL
-    hands the bots' turns to a Celery worker on Redis; the person still plays to the end, is
-    told who won, and the table never says that no worker is running."""
+def test_on_postgresql_a_person_plays_a_whole_game_over_the_push_channel(browser, live_stack):
+    """A live ASGI server on PostgreSQL (`live_stack` of tests/e2e_support.py) whose table host
+    plays the robots: the page hears every state over its WebSocket (it polls the API only for
+    the first one), the person plays to the end, is told who won, and the table never says
+    that no host is running."""
     context, page = context_page(browser)
     page.set_default_timeout(20_000)
     sign_in(page, live_stack.url, "pia")
+    pushed, sent, polled = [], [], []
+
+    def heard(socket):
+        if "/ws/play/matches/" in socket.url:
+            socket.on("framereceived", lambda frame: pushed.append(frame))
+            socket.on("framesent", lambda frame: sent.append(frame))
+
+    page.on("websocket", heard)
+    page.on(
+        "request",
+        lambda request: (
+            polled.append(request.url)
+            if re.search(r"/api/play/matches/\d+/$", request.url) and request.method == "GET"
+            else None
+        ),
+    )
     open_table(page)
     seen = play_to_the_end(page, limit=600)
+    states = [frame for frame in pushed if '"type": "state"' in str(frame)]
+    acts = [frame for frame in sent if '"type":"act"' in str(frame).replace(" ", "")]
+    assert acts and len(states) > len(acts), (sent, pushed[:2])  # acts sent, states pushed
+    assert len(polled) <= 2, polled  # the first state only: no polling while connected
+    assert page.locator("#live-line").is_hidden()
     assert seen["summary"] and re.match(r"Hand \d+: ", seen["summary"])  # the first one seen
     assert "won the game" in page.locator("#winner").inner_text()
     assert page.locator("#no-worker").count() == 0

@@ -7,13 +7,25 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.host import serve_forever
+from tables.host import alive_here, serve_forever
 
 
 class Command(BaseCommand):
     help = "Run a table host: it keeps tables in play, their robots, timers and push updates."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="exit 0 if a table host of this machine beat lately, else 1 (health checks)",
+        )
+
     def handle(self, *args, **options):
+        if options["check"]:
+            if not alive_here():
+                raise CommandError("no table host of this machine beat lately", returncode=1)
+            self.stdout.write("a table host of this machine is running")
+            return
         if not settings.CHANNELS_REDIS_URL:
             raise CommandError(
                 "a table host of its own needs the shared channel layer: set CHANNELS_REDIS_URL "

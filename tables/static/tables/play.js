@@ -1,5 +1,6 @@
-/* Human play: the lobby (your matches, the open tables, a new table) and the table, which polls
-   the API and offers your seat's legal actions, grouped (cards, bets, answers) and labelled in
+/* Human play: the lobby (your matches, the open tables, a new table) and the table, which
+   hears its state pushed over a WebSocket (tables/push.py; it polls the API while the connection
+   is down, and says it is reconnecting) and offers your seat's legal actions, grouped (cards, bets, answers) and labelled in
    the variant's words by the server (tables/table_words.py). Messages come from Django's
    JavaScript catalogue (gettext), so the table speaks the page's language. */
 (function () {
@@ -144,6 +145,9 @@
       const body = { action: action, seat: seat };
       // The decision this answers (the state's `turn`): a stale one is a 409 and changes nothing.
       if (last && last.turn !== undefined && last.turn !== null) body.turn = last.turn;
+      if (live.send({ type: "act", action: action, seat: seat, turn: body.turn })) {
+        return;  // the host answers "acted" (or an error) and pushes the new state
+      }
       try {
         render(await fetchJSON(url + "act/", { method: "POST", body: body }));
       } catch (error) {
@@ -456,7 +460,39 @@
           (g.termination !== "normal" ? " (" + gettext(g.termination) + ")" : "")))));
     }
 
-    const chat = chatBox(url);
+    const chat = chatBox(url, () => live.isOpen());
+    const liveLine = document.getElementById("live-line");
+    let stopped = false;  // forbidden or gone: nothing more to hear
+
+    // The push channel: every change of the table as it happens. While it is down the page
+    // polls the API, says so, and connects again.
+    const live = pushChannel(root.dataset.ws, {
+      up() {
+        liveLine.hidden = true;
+        clearTimeout(timer);  // no polling while the state is pushed
+      },
+      down(closedForGood) {
+        if (closedForGood) { stopped = true; return; }
+        liveLine.hidden = false;
+        liveLine.textContent = gettext("Reconnecting… the table updates every few seconds meanwhile.");
+        busy = false;
+        schedule();
+      },
+      message(message) {
+        if (message.type === "state") render(message.state);
+        else if (message.type === "acted") busy = false;
+        else if (message.type === "chat") chat.add([message.message]);
+        else if (message.type === "error") {
+          busy = false;
+          errorLine.textContent = messageOf({ detail: message.detail });
+        }
+      },
+    });
+
+    function schedule() {
+      clearTimeout(timer);
+      if (!stopped && !live.isOpen()) timer = setTimeout(poll, POLL_MS);
+    }
 
     async function poll() {
       try {
@@ -466,12 +502,49 @@
         if (state.status === "done" || state.status === "cancelled") return;
       } catch (error) {
         errorLine.textContent = messageOf({ detail: error.message });
-        if (error.status === 403 || error.status === 404) return;
+        if (error.status === 403 || error.status === 404) { stopped = true; return; }
       }
-      timer = setTimeout(poll, POLL_MS);
+      schedule();
     }
-    poll();
-    return () => { clearTimeout(timer); chat.stop(); clock.stop(); };
+    poll();  // the first state at once, whatever the push channel does
+    return () => { stopped = true; clearTimeout(timer); live.close(); chat.stop(); clock.stop(); };
+  }
+
+  /* A WebSocket to the table (tables/push.py) that connects again after a drop, waiting a little
+     longer each time (up to 15 s). `send` says whether the message went out. */
+  function pushChannel(path, handlers) {
+    let socket = null;
+    let wait = 500;
+    let closed = false;
+    let retry = null;
+    function connect() {
+      if (closed || !path || !window.WebSocket) { handlers.down(false); return; }
+      const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+      socket = new WebSocket(scheme + window.location.host + path);
+      socket.onopen = () => { wait = 500; handlers.up(); };
+      socket.onmessage = (event) => {
+        try { handlers.message(JSON.parse(event.data)); } catch (error) { /* not ours: ignored */ }
+      };
+      socket.onclose = (event) => {
+        socket = null;
+        if (closed) return;
+        // 4403: not yours to watch; 4404: no such table. Anything else: connect again.
+        if (event.code === 4403 || event.code === 4404) { handlers.down(true); return; }
+        handlers.down(false);
+        retry = setTimeout(connect, wait);
+        wait = Math.min(15000, wait * 2);
+      };
+    }
+    connect();
+    return {
+      isOpen: () => socket !== null && socket.readyState === WebSocket.OPEN,
+      send(message) {
+        if (socket === null || socket.readyState !== WebSocket.OPEN) return false;
+        socket.send(JSON.stringify(message));
+        return true;
+      },
+      close() { closed = true; clearTimeout(retry); if (socket) socket.close(); },
+    };
   }
 
   /* The turn's countdown as a bar that empties, ticking between two polls; red near the end. */
@@ -501,7 +574,7 @@
   }
 
   /* The table's chat: messages are written as text, never parsed as markup. */
-  function chatBox(url) {
+  function chatBox(url, pushed) {
     const section = document.getElementById("chat");
     const lines = document.getElementById("chat-lines");
     const form = document.getElementById("chat-form");
@@ -517,12 +590,17 @@
       if (messages.length) lines.scrollTop = lines.scrollHeight;
     }
 
+    let loaded = false;
     async function refresh() {
-      try {
-        drawChat(await fetchJSON(url + "chat/" + (last ? "?after=" + last : "")));
-        section.hidden = false;
-      } catch (error) {
-        if (error.status === 403 || error.status === 404) return;  // no chat for us here
+      // The history once; then new lines are pushed, and polled only while the push is down.
+      if (!loaded || !pushed()) {
+        try {
+          drawChat(await fetchJSON(url + "chat/" + (last ? "?after=" + last : "")));
+          section.hidden = false;
+          loaded = true;
+        } catch (error) {
+          if (error.status === 403 || error.status === 404) return;  // no chat for us here
+        }
       }
       timer = setTimeout(refresh, POLL_MS * 2);
     }
@@ -540,7 +618,10 @@
       }
     });
     refresh();
-    return { stop: () => clearTimeout(timer) };
+    return {
+      stop: () => clearTimeout(timer),
+      add: (messages) => drawChat(messages.filter((m) => m.id > last)),
+    };
   }
 
   window.Arena.lobby = lobby;

@@ -264,18 +264,17 @@ class Command(BaseCommand):
 
 
 def demo_workers(concurrency: int, log_path: Path) -> dict:
-    """How to start the demo's workers: the matches' (`concurrency` processes) and human
-    play's (two: a reply and a turn timer at once)."""
-    queue, play = settings.CELERY_TASK_DEFAULT_QUEUE, settings.TRUCO_PLAY_QUEUE
-
-    def worker(processes: int, name: str, queues: list[str]):
-        return lambda: start_worker(
-            processes, log_file=open(log_path, "ab"), loglevel="INFO", name=name, queues=queues
-        )
-
+    """How to start the demo's workers: the matches' (`concurrency` processes). People's tables
+    are played by the table host inside the web server (config/asgi.py)."""
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
     return {
-        "matches": worker(concurrency, f"demo-{queue}@%h", [queue]),
-        "play": worker(2, f"demo-{play}@%h", [play]),
+        "matches": lambda: start_worker(
+            concurrency,
+            log_file=open(log_path, "ab"),
+            loglevel="INFO",
+            name=f"demo-{queue}@%h",
+            queues=[queue],
+        )
     }
 
 

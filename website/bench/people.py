@@ -1,0 +1,260 @@
+"""Simulated people for the load benchmark (`manage.py bench_play`): each its own user, each at
+its own quick table against one bot, playing whole games as a person would, thinking a while
+before each decision, through the push channel (a WebSocket: states pushed, decisions sent on
+it) or through the REST API (decisions posted, the state polled).
+
+What is measured, per person and decision: from the moment the decision is sent to the moment
+the person sees their next decision (or the end of the game): the bots' replies, the server's
+work and the push or the polling included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+POLL_SECONDS = 0.05  # a REST person looks again this often while the robots think
+
+
+@dataclass
+class Person:
+    name: str
+    token: str
+    session_cookie: str
+
+
+@dataclass
+class Tally:
+    """What all the people saw."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds, decision -> next decision
+    games_ended: int = 0
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    meters: dict[str, list[dict]] = field(default_factory=dict)  # kind -> [{queries, server_ms}]
+
+    def meter(self, kind: str, queries: Any, server_ms: Any) -> None:
+        if queries is not None:
+            self.meters.setdefault(kind, []).append(
+                {"queries": int(queries), "server_ms": float(server_ms or 0)}
+            )
+
+
+class Http:
+    """Blocking HTTP in a thread pool: the REST API as a script would use it."""
+
+    def __init__(self, base: str, threads: int):
+        self.base = base
+        self.pool = ThreadPoolExecutor(max_workers=threads)
+
+    def _call(self, method: str, path: str, token: str, body: Any = None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Authorization", f"Token {token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read() or b"null"), dict(answer.headers)
+        except urllib.error.HTTPError as exc:
+            return exc.code, _json_or_text(exc.read()), dict(exc.headers)
+
+    async def call(self, method: str, path: str, token: str, body: Any = None):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, self._call, method, path, token, body)
+
+
+def _json_or_text(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode(errors="replace")[:300]
+
+
+def choose(state: dict, rng: random.Random) -> tuple[str, int] | None:
+    """A legal action of the person's seat to act (cards more often than bets)."""
+    seat = state.get("to_act")
+    observation = (state.get("observations") or {}).get(str(seat))
+    if not state.get("your_turn") or observation is None:
+        return None
+    legal = observation["legal"]
+    cards = [a for a in legal if a.startswith("play ")]
+    return (rng.choice(cards) if cards and rng.random() < 0.8 else rng.choice(legal)), seat
+
+
+async def think(seconds: float, rng: random.Random) -> None:
+    if seconds > 0:
+        await asyncio.sleep(rng.uniform(0.5 * seconds, 1.5 * seconds))
+
+
+async def play_over_push(
+    http: Http,
+    ws_base: str,
+    origin: str,
+    person: Person,
+    table: dict,
+    seconds: float,
+    tally: Tally,
+    rng: random.Random,
+    deadline: float,
+) -> None:
+    match = table["match"]
+    headers = {"Cookie": f"sessionid={person.session_cookie}", "Origin": origin}
+    async with websockets.connect(
+        f"{ws_base}/ws/play/matches/{match}/",
+        additional_headers=headers,
+        open_timeout=30,
+        max_size=2**22,
+    ) as socket:
+        sent_at = None
+        acted_turn = None
+        while time.monotonic() < deadline:
+            message = json.loads(await asyncio.wait_for(socket.recv(), deadline - time.monotonic()))
+            kind = message.get("type")
+            if kind == "error":
+                tally.errors.append(f"{person.name}: {message.get('detail')}")
+                sent_at = None
+                continue
+            if kind == "acted":
+                meter = message.get("meter") or {}
+                tally.meter("push act", meter.get("queries"), meter.get("server_ms"))
+                continue
+            if kind != "state":
+                continue
+            state = message["state"]
+            over = state["status"] in ("done", "cancelled")
+            fresh = state.get("your_turn") and state.get("turn") != acted_turn
+            if sent_at is not None and (over or fresh):
+                tally.latencies.append(time.monotonic() - sent_at)
+                sent_at = None
+            if over:
+                tally.games_ended += state["status"] == "done"
+                return
+            if not fresh or sent_at is not None:
+                continue
+            decision = choose(state, rng)
+            if decision is None:
+                continue
+            await think(seconds, rng)
+            action, seat = decision
+            acted_turn = state.get("turn")
+            sent_at = time.monotonic()
+            await socket.send(
+                json.dumps({"type": "act", "action": action, "seat": seat, "turn": acted_turn})
+            )
+            tally.actions += 1
+    tally.errors.append(f"{person.name}: the game did not end in time")
+
+
+async def play_over_rest(
+    http: Http,
+    person: Person,
+    table: dict,
+    seconds: float,
+    tally: Tally,
+    rng: random.Random,
+    deadline: float,
+) -> None:
+    path = f"/api/play/matches/{table['match']}/"
+    state = table
+    while time.monotonic() < deadline:
+        if state["status"] in ("done", "cancelled"):
+            tally.games_ended += state["status"] == "done"
+            return
+        decision = choose(state, rng)
+        if decision is None:
+            await asyncio.sleep(POLL_SECONDS)
+            status, state, headers = await http.call("GET", path, person.token)
+            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            if status != 200:
+                tally.errors.append(f"{person.name}: GET {status} {state}")
+                return
+            continue
+        await think(seconds, rng)
+        action, seat = decision
+        turn = state.get("turn")
+        sent_at = time.monotonic()
+        status, answer, headers = await http.call(
+            "POST", path + "act/", person.token, {"action": action, "seat": seat, "turn": turn}
+        )
+        tally.meter("rest act", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+        tally.actions += 1
+        if status != 200:
+            tally.errors.append(f"{person.name}: act {status} {answer}")
+            return
+        state = answer
+        while time.monotonic() < deadline:
+            if state["status"] in ("done", "cancelled") or (
+                state.get("your_turn") and state.get("turn") != turn
+            ):
+                tally.latencies.append(time.monotonic() - sent_at)
+                break
+            await asyncio.sleep(POLL_SECONDS)
+            status, state, headers = await http.call("GET", path, person.token)
+            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            if status != 200:
+                tally.errors.append(f"{person.name}: GET {status} {state}")
+                return
+    tally.errors.append(f"{person.name}: the game did not end in time")
+
+
+async def one_person(
+    http: Http,
+    ws_base: str,
+    origin: str,
+    person: Person,
+    quick: dict,
+    transport: str,
+    seconds: float,
+    tally: Tally,
+    seed: int,
+    deadline: float,
+) -> None:
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, 2.0))  # people do not all arrive in one millisecond
+    try:
+        status, table, _ = await http.call("POST", "/api/play/quick/", person.token, quick)
+        if status != 201:
+            tally.errors.append(f"{person.name}: quick {status} {table}")
+            return
+        if transport == "push":
+            await play_over_push(
+                http, ws_base, origin, person, table, seconds, tally, rng, deadline
+            )
+        else:
+            await play_over_rest(http, person, table, seconds, tally, rng, deadline)
+    except Exception as exc:  # a person's failure is counted, the others go on
+        tally.errors.append(f"{person.name}: {type(exc).__name__}: {exc}")
+
+
+async def crowd(
+    base: str,
+    ws_base: str,
+    people: list[Person],
+    quick: dict,
+    transport: str,
+    seconds: float,
+    limit_seconds: float,
+) -> tuple[Tally, float]:
+    http = Http(base, threads=min(200, max(8, len(people))))
+    tally = Tally()
+    start = time.monotonic()
+    deadline = start + limit_seconds
+    origin = base
+    await asyncio.gather(
+        *(
+            one_person(http, ws_base, origin, p, quick, transport, seconds, tally, i, deadline)
+            for i, p in enumerate(people)
+        )
+    )
+    http.pool.shutdown(wait=False)
+    return tally, time.monotonic() - start

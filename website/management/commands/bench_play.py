@@ -1,0 +1,197 @@
+"""`python manage.py bench_play`: N simulated people at once, each at a table of their own
+against one bot, playing whole games through the push channel (or the REST API), on the
+embedded default or the production shape started for the run (website/bench/shapes.py).
+
+It prints games ended, errors, actions a second, the time from a person's decision to their next
+decision (p50/p95/p99), the server's CPU per action, and the queries and server time of each
+kind of request (the meters of stack/metering.py).
+
+    python manage.py bench_play --shape production --people 100 --think 1 --bot js
+    python manage.py bench_play --shape embedded --people 20 --think 1 --bot heuristic
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import statistics
+import time
+import urllib.request
+import uuid
+import zipfile
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from website.bench import shapes
+from website.bench.people import Person, crowd
+
+EXAMPLE_JS_BOT = Path(__file__).resolve().parents[3] / "examples" / "bots" / "node-greedy"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_tree_cpu(roots: list[int]) -> float:
+    """CPU seconds used by the processes `roots` and everything under them (reaped children's
+    included, as the kernel adds them to their parent)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry)
+        parents[pid] = int(fields[1])
+        times[pid] = sum(int(v) for v in fields[11:15]) / CLOCK_TICKS  # utime stime cu cs
+    wanted = set(roots)
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in wanted and pid not in wanted:
+                wanted.add(pid)
+                grew = True
+    return sum(times.get(pid, 0.0) for pid in wanted)
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def bundle_zip(folder: Path) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for path in sorted(folder.iterdir()):
+            if path.is_file():
+                archive.write(path, path.name)
+    return out.getvalue()
+
+
+def upload(base: str, token: str, zipped: bytes) -> dict:
+    boundary = uuid.uuid4().hex
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="bundle"; filename="bot.zip"\r\n'
+            "Content-Type: application/zip\r\n\r\n"
+        ).encode()
+        + zipped
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    request = urllib.request.Request(f"{base}/api/bots/", data=body, method="POST")
+    request.add_header("Authorization", f"Token {token}")
+    request.add_header("Content-Type", f"multipart/form-data; boundary={boundary}")
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def wait_ready(base: str, token: str, bot_id: int, seconds: float = 180) -> None:
+    deadline = time.monotonic() + seconds
+    status = "?"
+    while time.monotonic() < deadline:
+        request = urllib.request.Request(f"{base}/api/bots/{bot_id}/")
+        request.add_header("Authorization", f"Token {token}")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            status = json.loads(answer.read()).get("status")
+        if status == "ready":
+            return
+        if status not in ("validating", "pending", "queued"):
+            raise CommandError(f"the uploaded bot is {status}, not ready")
+        time.sleep(1)
+    raise CommandError(f"the uploaded bot was still {status} after {seconds:g} s")
+
+
+class Command(BaseCommand):
+    help = "Load benchmark of the tables: N simulated people at once, whole games, figures."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--shape", choices=["embedded", "production"], default="embedded")
+        parser.add_argument("--people", type=int, default=20)
+        parser.add_argument("--think", type=float, default=1.0, help="seconds a decision")
+        parser.add_argument(
+            "--bot", default="js", help="js (an uploaded JavaScript bundle) or a built-in bot"
+        )
+        parser.add_argument("--transport", choices=["push", "rest"], default="push")
+        parser.add_argument("--variant", default="paulista")
+        parser.add_argument("--limit", type=float, default=300.0, help="seconds at most")
+        parser.add_argument("--table-hosts", type=int, default=2)
+        parser.add_argument(
+            "--database-url", default="postgres://postgres@127.0.0.1:5432/truco_bench"
+        )
+        parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
+
+    def handle(self, *args, **opts):
+        if opts["people"] < 1:
+            raise CommandError("--people must be at least 1", returncode=2)
+        self.stdout.write(f"starting the {opts['shape']} shape...")
+        if opts["shape"] == "embedded":
+            shape = shapes.embedded()
+        else:
+            shape = shapes.production(opts["table_hosts"], opts["database_url"], opts["redis_url"])
+        try:
+            self.run(shape, opts)
+        finally:
+            shape.stop()
+            self.stdout.write(f"logs in {shape.folder}")
+
+    def run(self, shape: shapes.Shape, opts) -> None:
+        names = [f"person{i}" for i in range(opts["people"])] + ["author"]
+        rows = shape.people(names)
+        author = rows.pop()
+        bot: str | int = opts["bot"]
+        if bot == "js":
+            made = upload(shape.base, author[1], bundle_zip(EXAMPLE_JS_BOT))
+            wait_ready(shape.base, author[1], made["id"])
+            bot = made["id"]
+            self.stdout.write(f"uploaded {made.get('label') or made.get('name')}: ready")
+        people = [Person(*row) for row in rows]
+        quick = {"variant": opts["variant"], "bot": bot, "turn_seconds": 60}
+        cpu_before = shapes_cpu(shape)
+        tally, wall = asyncio.run(
+            crowd(
+                shape.base,
+                shape.ws_base,
+                people,
+                quick,
+                opts["transport"],
+                opts["think"],
+                opts["limit"],
+            )
+        )
+        cpu = shapes_cpu(shape) - cpu_before
+        ms = [1000 * s for s in tally.latencies]
+        self.stdout.write(
+            f"\n{opts['shape']} shape, {len(people)} people, {opts['transport']}, bot {opts['bot']}, "
+            f"thinking {opts['think']:g} s a decision"
+        )
+        self.stdout.write(f"games ended        {tally.games_ended}/{len(people)} in {wall:.1f} s")
+        self.stdout.write(f"errors             {len(tally.errors)}")
+        for error in tally.errors[:5]:
+            self.stdout.write(f"  {error[:200]}")
+        self.stdout.write(f"actions            {tally.actions} ({tally.actions / wall:.1f}/s)")
+        self.stdout.write(
+            f"decision -> next   p50 {percentile(ms, 0.5):.0f} ms  p95 {percentile(ms, 0.95):.0f} ms  p99 {percentile(ms, 0.99):.0f} ms  max {max(ms or [0]):.0f} ms"
+        )
+        if tally.actions:
+            self.stdout.write(
+                f"server CPU         {cpu:.1f} s, {1000 * cpu / tally.actions:.1f} ms an action "
+                "(robots' processes included)"
+            )
+        for kind, meters in sorted(tally.meters.items()):
+            queries = [m["queries"] for m in meters]
+            server = [m["server_ms"] for m in meters]
+            self.stdout.write(
+                f"{kind:<18} {len(meters)} requests: queries mean {statistics.mean(queries):.1f} "
+                f"max {max(queries)}; server time p50 {percentile(server, 0.5):.1f} ms "
+                f"p95 {percentile(server, 0.95):.1f} ms"
+            )
+
+
+def shapes_cpu(shape: shapes.Shape) -> float:
+    return process_tree_cpu([p.pid for p in shape.servers if p.poll() is None])
