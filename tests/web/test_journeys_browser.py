@@ -240,6 +240,15 @@ def test_a_player_on_a_phone_never_scrolls_sideways(browser, live_server, long_n
             assert no_sideways_scroll(page, PHONE["width"]) <= 0, (
                 f"{path} scrolls sideways: {too_wide(page, PHONE['width'])}"
             )
+        # The front page's list is a card per tournament: every field shown, none cut.
+        page.goto(f"{site}/")
+        card = page.locator("#tournaments tbody tr").first
+        headings = card.locator("td").evaluate_all(
+            "cells => cells.map(c => getComputedStyle(c, '::before').content)"
+        )
+        assert '"Entrants"' in headings and '"Created"' in headings
+        box = card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         # A quick table against a built-in bot: the table too fits the phone.
         page.goto(f"{site}/play/")
         page.select_option("select[name=variant]", "paulista")
