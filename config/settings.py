@@ -18,7 +18,8 @@
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
   (200), `TRUCO_BUNDLE_MAX_UNPACKED_MB` (20); `TRUCO_VALIDATION_GAMES` (games of the smoke
-  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default 2) and
+  match per game setting, default 2), `TRUCO_VALIDATION_DECISION_SECONDS` (default: the
+  decision time of the tournaments the version may enter, else the server's cap) and
   `TRUCO_MAX_VALIDATING_PER_USER` (versions of one user being validated at once, default 3).
 - `TRUCO_MAX_BOT_DECISION_SECONDS`: the most a bot may think per decision at any table
   (default 10); a table's `turn_seconds` lowers it. `TRUCO_MAX_TABLES_PER_PLAYER`: the tables
@@ -26,6 +27,9 @@
 - `TRUCO_LOGIN_FAILURE_LIMIT` (default 10) wrong passwords for one username from one address
   lock that pair out for `TRUCO_LOGIN_COOLOFF_MINUTES` (default 15); `TRUCO_TOKEN_RATE`
   (default `60/minute`): requests per address to /api/auth/token/.
+- `TRUCO_TRUSTED_PROXIES`: the reverse proxies (addresses or CIDRs, comma-separated) whose
+  X-Forwarded-For names the client (config/client_address.py; docker-compose's nginx); default
+  none: X-Forwarded-For is ignored and the peer's address is the client's.
 - `TRUCO_USERS_CREATE_TOURNAMENTS` (default off): any signed-in user may create tournaments and
   organise those they created (open registration, start them); staff always may.
 - `TRUCO_REMOTE_BOTS` (default off), `TRUCO_REMOTE_BOT_HOSTS`, `TRUCO_REMOTE_BOT_NETWORKS`: bots
@@ -65,6 +69,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
+
+from config.client_address import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -163,6 +169,8 @@ INSTALLED_APPS = [
 TRUCO_BENCH_METRICS = env_bool("TRUCO_BENCH_METRICS", False)
 
 MIDDLEWARE = [
+    # First: the client's address behind the site's reverse proxy (TRUCO_TRUSTED_PROXIES).
+    "config.client_address.ClientAddressMiddleware",
     *(["stack.metering.QueryCountMiddleware"] if TRUCO_BENCH_METRICS else []),
     "django.middleware.security.SecurityMiddleware",
     # The static files through WhiteNoise: collected ones in production (gunicorn), straight
@@ -286,6 +294,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "players.web.lockout.lockout_response"
 AXES_VERBOSE = False
+# The client's address, X-Forwarded-For read only from TRUCO_TRUSTED_PROXIES (config/
+# client_address.py): one address cannot pose as many, a proxy does not make all one.
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+
+# --- the reverse proxy in front (nginx in docker-compose.yml, deploy/nginx.conf) --------------
+# The addresses or networks (CIDR) of the proxies whose X-Forwarded-For names the client,
+# comma-separated. Empty (the default): no proxy is trusted, X-Forwarded-For is ignored.
+TRUCO_TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUCO_TRUSTED_PROXIES", ""))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -299,6 +315,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "restapi.errors.exception_handler",
+    # The throttles count REMOTE_ADDR only, which config.client_address resolved from trusted
+    # proxies (DRF's default, None, took any X-Forwarded-For as the client's address).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("TRUCO_TOKEN_RATE") or "60/minute",
     },
@@ -430,7 +449,13 @@ if CHANNELS_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [CHANNELS_REDIS_URL], "capacity": 1000, "expiry": 30},
+            # redis-py's 5 s socket timeout equals the layer's 5 s blocking pop: a quiet
+            # channel's read timed out and killed the reader. A longer one keeps it waiting.
+            "CONFIG": {
+                "hosts": [{"address": CHANNELS_REDIS_URL, "socket_timeout": 30}],
+                "capacity": 1000,
+                "expiry": 30,
+            },
         }
     }
 else:  # one process: the embedded default's web server, which runs its table host too
@@ -472,6 +497,11 @@ TRUCO_BUNDLE_CACHE_DIR = Path(os.environ.get("TRUCO_BUNDLE_CACHE_DIR") or VAR_DI
 TRUCO_VALIDATION_GAMES = env_int("TRUCO_VALIDATION_GAMES", 2)
 # A user's uploads wait for their validations: no flood of smoke matches for the workers.
 TRUCO_MAX_VALIDATING_PER_USER = env_int("TRUCO_MAX_VALIDATING_PER_USER", 3)
-TRUCO_VALIDATION_DECISION_SECONDS = float(
-    os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS") or 2.0
+# The smoke match's time per decision: by default (empty) that of the tournaments the version
+# may enter (submitted_bots/smoke_match.py), so that a bot cannot tell it from them; a number
+# here fixes it (a slow machine, the tests).
+TRUCO_VALIDATION_DECISION_SECONDS = (
+    float(os.environ["TRUCO_VALIDATION_DECISION_SECONDS"])
+    if os.environ.get("TRUCO_VALIDATION_DECISION_SECONDS")
+    else None
 )

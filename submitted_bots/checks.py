@@ -32,7 +32,6 @@ def check_bot(plugin: str, params: Any) -> None:
         raise ValidationError({"params": error})
 
 
-
 def check_remote_bot(url: str, plugin: str = "") -> None:
     """A remote bot's URL against the server's policy (engine/remote_policy.py): the same
     refusals as when its games are played."""
@@ -42,5 +41,3 @@ def check_remote_bot(url: str, plugin: str = "") -> None:
         check_url(url)
     except RemoteRefused as exc:
         raise ValidationError({"url": str(exc)}) from None
-
-

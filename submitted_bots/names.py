@@ -19,9 +19,9 @@ from django.core.exceptions import ValidationError
 from engine.plugins import registry
 from submitted_bots.models import Bot
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")  # \Z: "$" lets a final newline by
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")  # fullmatch: "$" lets a final newline by
 # owner/name, optionally " vN" (usernames may hold letters, digits and @ . + - _)
-QUALIFIED = re.compile(r"^(?P<owner>[\w.@+-]{1,150})/(?P<name>[^/\s]+)(?: v(?P<version>\w+))?\Z")
+QUALIFIED = re.compile(r"(?P<owner>[\w.@+-]{1,150})/(?P<name>[^/\s]+)(?: v(?P<version>\w+))?")
 
 
 def reserved_names() -> frozenset[str]:
@@ -30,7 +30,7 @@ def reserved_names() -> frozenset[str]:
 
 def check_user_bot_name(name: str) -> None:
     """The name a user may give a bot of theirs, or a ValidationError saying why not."""
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ValidationError(
             {
                 "name": "a bot name is 1 to 40 letters, digits, - or _, starting with a letter "
@@ -47,18 +47,18 @@ def check_user_bot_name(name: str) -> None:
 
 
 def is_qualified(text: str) -> bool:
-    return QUALIFIED.match(text) is not None
+    return QUALIFIED.fullmatch(text) is not None
 
 
 def names_a_user(text: str) -> bool:
     """`alice/greedy` where a user alice exists (so that a folder of that path is ambiguous)."""
-    found = QUALIFIED.match(text)
+    found = QUALIFIED.fullmatch(text)
     return bool(found) and get_user_model().objects.filter(username=found["owner"]).exists()
 
 
 def resolve_qualified(text: str) -> Bot:
     """`alice/greedy` (her newest ready version) or `alice/greedy v3`."""
-    found = QUALIFIED.match(text)
+    found = QUALIFIED.fullmatch(text)
     if not found:
         raise ValidationError(f"{text!r} is not a bot: write owner/name or owner/name vN")
     owner = get_user_model().objects.filter(username=found["owner"]).first()

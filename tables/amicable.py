@@ -3,6 +3,11 @@ not vote), the game is cancelled: nobody scores, no rating or ranking changes, a
 stay with their owners, except a player who abandoned the table (away past the disconnection
 grace, a robot playing for them) who loses theirs to the bank. A vote lasts until the game ends.
 
+It is an agreement between opponents: a competitive or staked game ends by vote only when every
+side (team) has a person present who agrees, so that nobody can void a game they are losing
+against robots or against an opponent who stepped away. Against a side of robots only, only
+practice games end by vote.
+
 Only a player's own table ends this way: a tournament match must have a result."""
 
 from __future__ import annotations
@@ -19,13 +24,41 @@ from tables.seating import game_from_json
 from tables.services import PlayError, Table, absent_seats, close, load, locked_match, touch
 from tournaments import execution, lifecycle
 
+ROBOTS_DO_NOT_AGREE = (
+    "a competitive or staked game against robots is played out: only practice games end by vote"
+)
+
+
+def counts(table: Table) -> bool:
+    """Whether the game in play moves ranking points or chips (then opponents must agree)."""
+    settings = settings_of(table.tournament)
+    return bool(settings.competitive or settings.stake)
+
+
+def robots_only_side(table: Table) -> bool:
+    """Whether a side (team) of the table has no person seated, only robots."""
+    return any(not any(s.is_human for s in table.seats if s.seat & 1 == team) for team in (0, 1))
+
 
 def vote_state(table: Table) -> dict[str, Any]:
-    """Who has agreed, and whose agreement is still needed (the humans present)."""
+    """Who has agreed, and whose agreement is still needed (the humans present); nobody votes
+    where the game cannot end by vote (a game that counts, against robots)."""
+    if counts(table) and robots_only_side(table):
+        return {"agreed": [], "voters": []}
     absent = absent_seats(table)
     voters = sorted({s.player for s in table.seats if s.is_human and s.seat not in absent})
     agreed = [p for p in table.live.end_votes if p in voters]
     return {"agreed": agreed, "voters": voters}
+
+
+def agreed_to_end(table: Table, state: dict[str, Any]) -> bool:
+    """Every human present agreed and, for a game that counts, every side has one of them."""
+    voters, agreed = set(state["voters"]), set(state["agreed"])
+    if not voters or not voters <= agreed:
+        return False
+    if not counts(table):
+        return True
+    return all(any(s.player in agreed for s in table.seats if s.seat & 1 == t) for t in (0, 1))
 
 
 def vote(match_id: int, user, agree: bool = True, ip: str | None = None) -> dict[str, Any]:
@@ -46,11 +79,13 @@ def vote(match_id: int, user, agree: bool = True, ip: str | None = None) -> dict
         if player is None or not any(s.player == player.pk for s in table.seats):
             raise PlayError("only the players at the table vote", 403)
         touch(match.pk, player.pk, ip)
+        if counts(table) and robots_only_side(table):
+            raise PlayError(ROBOTS_DO_NOT_AGREE, 409)
         votes = [p for p in live.end_votes if p != player.pk]
         live.end_votes = [*votes, player.pk] if agree else votes
         live.save(update_fields=["end_votes", "updated_at"])
         state = vote_state(table)
-        ended = bool(state["voters"]) and set(state["voters"]) <= set(state["agreed"])
+        ended = agreed_to_end(table, state)
         if ended:
             end_amicably(table)
     return {**state, "ended": ended}

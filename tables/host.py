@@ -57,6 +57,10 @@ def host_name() -> str:
     return os.environ.get("TRUCO_HOST_NAME") or f"{socket.gethostname()}:{os.getpid()}"
 
 
+class TableMoved(TableError):
+    """The table's row names another host: this one lost it (its lease ran out)."""
+
+
 @dataclass
 class Held:
     """A table this host holds."""
@@ -70,6 +74,7 @@ class Held:
     timer: asyncio.TimerHandle | None = None
     active: float = field(default_factory=time.monotonic)
     players: dict[int, Player] = field(default_factory=dict)
+    touched: dict[int, tuple[float, str]] = field(default_factory=dict)  # Presence written
     thinking: bool = False
 
 
@@ -131,7 +136,12 @@ class TableHost:
     async def _receive(self, channel: str) -> None:
         layer = routing.layer()
         while not self.stopping:
-            message = await layer.receive(channel)
+            try:
+                message = await layer.receive(channel)
+            except Exception:  # Redis away a moment: hear again, never stop hearing
+                log.exception("table host %s: the channel layer failed; hearing again", self.name)
+                await asyncio.sleep(1.0)
+                continue
             self.spawn(self.dispatch(message))
 
     def spawn(self, awaitable) -> None:
@@ -174,6 +184,10 @@ class TableHost:
             async with held.lock:
                 held.active = time.monotonic()
                 answer = await getattr(self, f"on_{command}")(held, message)
+        except TableMoved:
+            await self.drop(match_id, release=False)  # not ours any more
+            await self.reply(message, {"moved": True})
+            return
         except TableError as exc:
             await self.reply(message, {"error": str(exc), "status": exc.status})
             return
@@ -299,7 +313,7 @@ class TableHost:
         changed elsewhere since this host wrote it."""
         row = LiveMatch.objects.select_for_update().filter(match_id=held.match_id).first()
         if row is None or row.host != self.name:
-            raise TableError("this table moved to another host: try again", 503)
+            raise TableMoved("this table moved to another host: try again", 503)
         if held.table is None or row.version != held.table.version:
             self.rebuild(held)
         held.table.seen(held.connected, held.last_seen)
@@ -435,8 +449,13 @@ class TableHost:
             if player not in human_ids(table.match):
                 raise TableError(not_seated(table.settings), 403)
             table.act(player, message.get("action"), message.get("seat"), message.get("turn"))
-            if message.get("ip"):
-                touch(held.match_id, player, message["ip"])
+            ip = message.get("ip")
+            written = held.touched.get(player)
+            if ip and (written is None or written[1] != ip or time.monotonic() - written[0] > 10):
+                # Presence rows (the shared-address rule, REST players' absence) need not be
+                # written at every decision: the host knows who is here meanwhile.
+                touch(held.match_id, player, ip)
+                held.touched[player] = (time.monotonic(), ip)
             held.last_seen[player] = timezone.now()
             if table.bots_reply_at_once():
                 table.advance()  # a millisecond a decision: in this transaction

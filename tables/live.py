@@ -39,6 +39,7 @@ from tournaments.seating import Seat, robot, seating
 # Seconds of robots' thinking per advance: a game robots play out for an absent person (a slow
 # robot of ten seconds a decision) must not hold whoever advances it for minutes.
 ADVANCE_SLICE_SECONDS = 3.0
+PRESENCE_SECONDS = 1.0
 
 
 class TableError(Exception):
@@ -129,6 +130,8 @@ class LiveTable:
         self.game: GameSession | None = None
         self.present: set[int] | None = None  # players a host sees connected (None: ask rows)
         self._last_seen: dict[int, Any] = {}
+        self._presence: tuple[float, dict[int, Any]] | None = None
+        self._memo: dict[str, Any] = {}
         self.stood_in: set[int] = set()
         self._open_game()
 
@@ -206,7 +209,7 @@ class LiveTable:
             return set()  # everyone connected to the host: nobody to stand in for
         # When each was last seen: by the host (their connections) or by a request of theirs
         # (the REST API's players poll: Presence rows), whichever is later.
-        seen = dict(Presence.objects.filter(live=self.live).values_list("player_id", "last_seen"))
+        seen = dict(self.presence())
         for player, when in self._last_seen.items():
             if player not in seen or when > seen[player]:
                 seen[player] = when
@@ -218,6 +221,22 @@ class LiveTable:
             and (self.present is None or s.player not in self.present)
             and seen.get(s.player, since) < cutoff
         }
+
+    def presence(self) -> dict[int, Any]:
+        """When each person was last seen by a request (Presence rows), read at most once a
+        second: every decision asks who is away, and the answer changes by the second."""
+        now = time.monotonic()
+        if self._presence is None or now - self._presence[0] > PRESENCE_SECONDS:
+            rows = Presence.objects.filter(live=self.live).values_list("player_id", "last_seen")
+            self._presence = (now, dict(rows))
+        return self._presence[1]
+
+    def memo(self, key: str, compute):
+        """A value of this table's rows computed once per build (its settings' options...):
+        whatever changes them changes the row's version, and the table is built again."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def bots_reply_at_once(self) -> bool:
         """Whether every robot of the table is a trusted built-in of TRUCO_INSTANT_BOT_PLUGINS

@@ -24,6 +24,9 @@ from tournaments.models import Match, Tournament
 STARTING_CHIPS = 1000
 
 
+HOST_FIELDS = ("host", "host_lease_until")
+
+
 class LiveMatch(models.Model):
     class Waiting(models.TextChoices):
         HUMAN = "human", "a human decision"
@@ -83,6 +86,15 @@ class LiveMatch(models.Model):
         it read is the row's): a table host holding the table in memory sees that it changed."""
         self.version = (self.version or 0) + 1
         fields = kwargs.get("update_fields")
+        if fields is None and not self._state.adding:
+            # The host's lease is written only by its own updates (tables/host.py): a table
+            # saved from a copy read before a renewal would put the old lease back, and another
+            # host would take the table from its living host.
+            fields = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name not in HOST_FIELDS
+            ]
         if fields is not None:
             kwargs["update_fields"] = {*fields, "version"}
         super().save(*args, **kwargs)

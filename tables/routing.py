@@ -72,6 +72,9 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
             continue
         if answer.get("ack"):
             answer = await asyncio.wait_for(channels.receive(reply), ANSWER_SECONDS)
+        if answer.get("moved"):  # its host lost it meanwhile: the next host hears it again
+            await claim(match_id)
+            continue
         if answer.get("error") is not None:
             raise TableError(answer["error"], answer.get("status", 400))
         return answer

@@ -1,7 +1,9 @@
 """Paying a finished game of a live table (RULES.md section 5), once: the pot of a staked
 competitive game (`tables.chips`) and the ranking points of a competitive one
-(`tables.ranking`). Practice tables pay nothing. Called in the transaction that ends the
-game, under the live match's lock."""
+(`tables.ranking`). Practice tables pay nothing; a game between players who share an IP
+address moves neither ranking points nor chips (the stakes stay with their owners), so that
+throwaway accounts cannot feed a main one. Called in the transaction that ends the game, under
+the live match's lock."""
 
 from __future__ import annotations
 
@@ -28,14 +30,14 @@ def settle_game(
     if SettledGame.objects.filter(match_id=match_id, index=index).exists():
         return None
     winning = {s.seat for s in seats if winner is not None and s.seat % 2 == winner}
+    shared = ranking.shared_address(addresses(match_id, humans))
     pot = bank_share = 0
-    if table.stake:
+    if table.stake and not shared:
         balances = {pk: w.chips for pk, w in chips.locked_wallets(humans).items()}
         moves, pot, bank_share = chips.game_movements(
             table.stake, {s.seat: s.player for s in seats}, winning, balances
         )
         chips.apply(moves, match_id=match_id, game_index=index)
-    shared = ranking.shared_address(addresses(match_id, humans))
     if not shared and winner is not None:
         ranking.award(
             {s.player for s in seats if s.is_human and s.seat in winning},

@@ -49,6 +49,8 @@ def check_master(table: TableSettings, player: Player | None) -> None:
 def table_options(table: TableSettings) -> dict[str, Any]:
     out: dict[str, Any] = {name: getattr(table, name) for name in MASTER_OPTIONS}
     out["daily"] = table.daily
+    control = table.tournament.time_control  # the bots' bank and increment, if any
+    out["time_control"] = str(control) if control is not None else None
     out["master"] = {"id": table.master_id, "name": table.master.name} if table.master_id else None
     if table.pk is not None:
         out["invited"] = sorted(table.invited.values_list("name", flat=True))

@@ -121,7 +121,9 @@ def render(
         }
         if match.status == Match.Status.DONE
         else None,
-        "settings": table_options(settings),
+        "settings": table.memo("options", lambda: table_options(settings))
+        if table is not None
+        else table_options(settings),
         "free_seats": free_seats(match) if settings.is_players_table else 0,
         "workers": workers_for(match, live),
         "end_vote": vote_state(table)

@@ -268,8 +268,9 @@ def test_new_bot_refuses_a_folder_in_use_and_a_reserved_name(author, capsys):
     assert main(["new-bot", str(author / "heuristic"), "--language", "python"]) == 2
     err = capsys.readouterr().err
     assert "is the name of a built-in bot" in err and "--name" in err
-    assert main(["new-bot", str(author / "x"), "--language", "python", "--name", "a b"]) == 2
-    assert "cannot be a bot's name" in capsys.readouterr().err
+    for bad in ("a b", "heuristic2\n"):  # "$" let a final newline by
+        assert main(["new-bot", str(author / "x"), "--language", "python", "--name", bad]) == 2
+        assert "cannot be a bot's name" in capsys.readouterr().err
     assert main(["new-bot", str(author / "heuristic"), "--language", "python", "--name", "h2"]) == 0
     manifest = (author / "heuristic" / "bot.toml").read_text()
     assert 'name = "h2"' in manifest

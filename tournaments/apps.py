@@ -12,9 +12,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from restapi.errors import answer_with
+        from submitted_bots.smoke_match import ENTERABLE_BUDGETS
         from tournaments.lifecycle import LifecycleError
-        from tournaments.registration import RegistrationError
+        from tournaments.registration import RegistrationError, enterable_budgets
 
         # The API answers these refusals with their message (restapi/errors.py).
         answer_with(LifecycleError, 400)
         answer_with(RegistrationError, None)  # its own status: 403, 404, 409
+        # A new version's smoke match has the time of the tournaments it may enter.
+        if enterable_budgets not in ENTERABLE_BUDGETS:
+            ENTERABLE_BUDGETS.append(enterable_budgets)

@@ -17,14 +17,14 @@ from submitted_bots.models import Bot
 from submitted_bots.names import is_qualified, names_a_user, resolve_operator, resolve_qualified
 from tournaments.models import Entrant, Tournament
 
-BOT_ITEM = re.compile(r"^(?P<name>[^*]+?)(?:\*(?P<count>\d+))?\Z")
+BOT_ITEM = re.compile(r"(?P<name>[^*]+?)(?:\*(?P<count>\d+))?")
 
 
 def parse_bot_items(items: Sequence[str]) -> list[str]:
     """`random greedy*3` -> ["random", "greedy", "greedy", "greedy"]."""
     names = []
     for item in items:
-        found = BOT_ITEM.match(item.strip())
+        found = BOT_ITEM.fullmatch(item.strip())
         if not found or (found["count"] is not None and int(found["count"]) < 1):
             raise ValidationError(f"{item!r} is not a bot: write NAME or NAME*COUNT, e.g. random*8")
         names += [found["name"]] * int(found["count"] or 1)
@@ -121,6 +121,8 @@ def create_tournament(
     seed: int | None = None,
     competitive: bool = True,
     turn_seconds: int = 30,
+    bank_seconds: int | None = None,
+    increment_seconds: float = 0,
     created_by=None,
 ) -> Tournament:
     """A draft tournament with one entrant per bot; ValidationError says what is wrong."""
@@ -138,6 +140,8 @@ def create_tournament(
         seeding=seeding,
         competitive=competitive,
         turn_seconds=turn_seconds,
+        bank_seconds=bank_seconds,
+        increment_seconds=increment_seconds,
         created_by=created_by,
     )
     if seed is not None:

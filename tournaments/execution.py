@@ -39,6 +39,7 @@ from tournaments.scheduling import needs_winner, rated_player_ids
 
 log = logging.getLogger(__name__)
 
+
 def current_worker() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -222,6 +223,7 @@ def match_spec(tournament: Tournament, seed: int, bot_a: Bot, bot_b: Bot) -> Mat
         pairs=tournament.pairs_per_match,
         seed=seed,
         decision_seconds=decision_budget(turn_seconds),  # the table's, within the server's cap
+        time_control=tournament.time_control,  # a bot that empties its bank loses by timeout
     )
 
 

@@ -4,6 +4,7 @@ kept apart in `Game.private` and shown only to the owner of that bot and to staf
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +21,14 @@ MAX_MESSAGE_CHARS = 2_000
 MAX_LOG_CHARS = 64_000
 
 
-def public_detail(termination: str) -> str:
+# The engine's own words for a bank run dry (engine/session.py), made of the time control alone:
+# kept, so that a game lost on time says which limit it was.
+BANK_EMPTY = re.compile(r"used up its time bank of the [0-9.]+\+[0-9.]+ time control")
+
+
+def public_detail(termination: str, detail: Any = "") -> str:
+    if termination == TIMEOUT and isinstance(detail, str) and BANK_EMPTY.fullmatch(detail):
+        return detail
     return PUBLIC_DETAIL.get(termination, "")
 
 
@@ -30,7 +38,8 @@ def public_record(record: Mapping[str, Any]) -> dict[str, Any]:
     result = record.get("result")
     if not isinstance(result, Mapping) or "detail" not in result:
         return dict(record)
-    safe = {**result, "detail": public_detail(str(result.get("termination", "")))}
+    termination = str(result.get("termination", ""))
+    safe = {**result, "detail": public_detail(termination, result.get("detail"))}
     return {**record, "result": safe}
 
 

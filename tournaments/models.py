@@ -18,6 +18,7 @@ from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from engine.time_control import TimeControl
 from players.models import Player
 from submitted_bots.models import Bot
 from tournaments.checks import check_tournament
@@ -179,6 +180,14 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         check_tournament(self)
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The bots' time control (a bank per game plus an increment per decision, as chess
+        engines play), None without a bank: workers' matches and tables play under it."""
+        if not self.bank_seconds:
+            return None
+        return TimeControl(float(self.bank_seconds), float(self.increment_seconds or 0))
 
     @property
     def is_active(self) -> bool:
@@ -358,5 +367,3 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match.key} game {self.index}"
-
-

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from engine.bundles import Manifest
+from engine.plugins import registry
 from players.models import Player
 from players.people import player_for
+from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
 from tournaments.models import Entrant, Tournament
 
@@ -89,6 +93,24 @@ def closed_reason(tournament: Tournament, now=None) -> str | None:
     if deadline is not None and (now or timezone.now()) >= deadline:
         return f"registration closed at {deadline:%Y-%m-%d %H:%M} UTC"
     return None
+
+
+def open_to(bot: Bot) -> list[Tournament]:
+    """The competitions open for registration now in a game setting the version plays."""
+    settings_played = set(Manifest.from_json(bot.manifest or {}).configurations(registry()))
+    now = timezone.now()
+    open_now = Tournament.objects.filter(
+        kind=Tournament.Kind.COMPETITION,
+        status=Tournament.Status.DRAFT,
+        registration_open=True,
+    ).filter(Q(registration_deadline__isnull=True) | Q(registration_deadline__gt=now))
+    return [t for t in open_now if (t.variant, t.players) in settings_played]
+
+
+def enterable_budgets(bot: Bot) -> list[float]:
+    """The decision budgets of the competitions the version may enter now (its smoke match
+    plays under one of them: submitted_bots/smoke_match.py)."""
+    return [decision_budget(t.turn_seconds) for t in open_to(bot)]
 
 
 def places_left(tournament: Tournament, entrants: int) -> int | None:

@@ -29,6 +29,7 @@ from tournaments.seeds import derive_seed, match_seed
 
 log = logging.getLogger(__name__)
 
+
 def format_of(tournament: Tournament) -> Format:
     return get_format(tournament.format)
 

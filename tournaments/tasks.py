@@ -39,5 +39,3 @@ def advance_tournament(*, tournament_id: int) -> None:
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def sweep() -> int:
     return dispatch.sweep()
-
-

@@ -25,8 +25,8 @@ from .params import Param, params_from_json, parse_params
 
 MANIFEST_NAME = "bot.toml"
 MAX_MANIFEST_BYTES = 16 * 1024
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")  # \Z: "$" lets a final newline by
-PYTHON_CLASS = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*\Z")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")  # fullmatch: "$" lets a final newline by
+PYTHON_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 MAX_COMMAND_PARTS = 32
 MAX_COMMAND_PART = 300
 KEYS = ("name", "command", "python_class", "description", "variants", "players", "params")
@@ -106,14 +106,16 @@ def parse_manifest(data: bytes) -> Manifest:
             f"valid keys: {', '.join(KEYS)}"
         )
     name = raw.get("name")
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         raise BundleError(
             "bad manifest: `name` must be 1 to 40 letters, digits, - or _ (starting with a letter "
             f"or digit), not {name!r}"
         )
     command = _command(raw.get("command"))
     python_class = raw.get("python_class", "")
-    if not isinstance(python_class, str) or (python_class and not PYTHON_CLASS.match(python_class)):
+    if not isinstance(python_class, str) or (
+        python_class and not PYTHON_CLASS.fullmatch(python_class)
+    ):
         raise BundleError(
             f'bad manifest: `python_class` must look like "module:ClassName", not {python_class!r}'
         )

@@ -30,7 +30,7 @@ from typing import Any
 
 from .errors import BundleError
 
-NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")  # fullmatch: "$" lets a final newline by
 MAX_PARAMS = 32
 MAX_TEXT = 200  # characters of a string value, and of a parameter's help
 MAX_CHOICES = 32
@@ -174,7 +174,7 @@ def parse_params(table: Any) -> tuple[Param, ...]:
 
 def _parse_param(name: str, value: Any) -> Param:
     bad = f"bad manifest: parameter {name!r} in [params]"
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):
         raise BundleError(
             f"{bad}: a parameter's name is 1 to 40 letters, digits or _, not starting with a digit"
         )

@@ -1,12 +1,18 @@
 """The smoke match that validates a bundle before it may enter tournaments: a few games against
-`random`, in the jail, in every game setting (variant and player count) its manifest says it
-plays. The first fault decides the verdict, in words its author can act on. Django-free: the
-server's validation task and `bench_validation` both use it."""
+a built-in bot, in the jail, in every game setting (variant and player count) its manifest says
+it plays. The first fault decides the verdict, in words its author can act on. Django-free: the
+server's validation task and `bench_validation` both use it.
+
+A bot must not be able to tell its smoke match from a tournament (a bot that behaves only while
+validated): the server gives it the decision budget of the tournaments it may enter, and draws
+its opponent and deals from a digest the bot cannot know in advance (`smoke_draw`). The author's
+kit (`check-bot`) plays the fixed OPPONENT and SMOKE_SEED, to be reproducible."""
 
 from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Container
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -17,6 +23,19 @@ from .manifest import Manifest
 
 OPPONENT = "random"
 SMOKE_SEED = 20261201
+# The built-in bots (bots/): the smoke match's opponent is one of them.
+OPPONENTS = ("random", "heuristic", "mcts")
+
+
+def smoke_draw(digest: bytes, bots: Container[str]) -> tuple[str, int]:
+    """(opponent, seed) of a smoke match, from `digest` (the server's: a keyed hash of the
+    version, which its author cannot compute): a built-in bot among those in `bots`, and the
+    seed of its deals."""
+    if len(digest) < 8:
+        raise ValueError("the smoke match's digest needs at least 8 bytes")
+    choices = [name for name in OPPONENTS if name in bots] or [OPPONENT]
+    opponent = choices[digest[0] % len(choices)]
+    return opponent, int.from_bytes(digest[1:8], "big")
 
 
 @dataclass
@@ -36,6 +55,8 @@ class SmokeReport:
     settings: list[SettingResult] = field(default_factory=list)
     seconds: float = 0.0
     log: str = ""  # what the bundle wrote to standard error, per game: for its owner only
+    opponent: str = ""  # who it played (told afterwards, to its owner)
+    decision_seconds: float | None = None  # its budget per decision
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -43,6 +64,8 @@ class SmokeReport:
             "reason": self.reason,
             "seconds": round(self.seconds, 3),
             "settings": [asdict(s) for s in self.settings],
+            "opponent": self.opponent,
+            "decision_seconds": self.decision_seconds,
         }
 
 
@@ -106,10 +129,13 @@ def smoke_test(
     *,
     games: int = 2,
     decision_seconds: float = 2.0,
+    opponent: str = OPPONENT,
+    seed: int = SMOKE_SEED,
 ) -> SmokeReport:
     """Play the smoke match of `spec` (the bundle's BotSpec) and say whether it passed."""
     started = time.perf_counter()
-    report = SmokeReport(ok=True, reason=missing_runtime(manifest))
+    report = SmokeReport(ok=True, reason=missing_runtime(manifest), opponent=opponent)
+    report.decision_seconds = decision_seconds
     if report.reason:
         report.ok = False
         return report
@@ -119,10 +145,10 @@ def smoke_test(
         match = MatchSpec(
             variant,
             spec,
-            OPPONENT,
+            opponent,
             players=players,
             games=games,
-            seed=SMOKE_SEED,
+            seed=seed,
             decision_seconds=decision_seconds,
         )
         for game in play_match(match).games:

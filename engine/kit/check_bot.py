@@ -36,8 +36,9 @@ from ..cli_bots import parameter_items, split_bundle_argument
 from ..errors import TrucoError
 from ..plugins import registry
 
-# The server's defaults (config/settings.py): TRUCO_VALIDATION_GAMES,
-# TRUCO_VALIDATION_DECISION_SECONDS.
+# The server's TRUCO_VALIDATION_GAMES (config/settings.py); its time per decision is that of the
+# tournaments the version may enter (at most TRUCO_MAX_BOT_DECISION_SECONDS, 10): 2 s here is
+# stricter, so that a bot ready here is ready there.
 VALIDATION_GAMES = 2
 VALIDATION_DECISION_SECONDS = 2.0
 READY, REJECTED, USAGE = 0, 1, 2

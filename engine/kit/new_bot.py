@@ -62,7 +62,7 @@ def new_bot(folder: str, language: str, name: str | None = None, registry=None) 
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise NewBotError(f"{folder!r} already exists and is not an empty folder: give a new one")
     name = name or name_from_folder(root)
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):
         raise NewBotError(
             f"{name!r} cannot be a bot's name: 1 to 40 letters, digits, - or _, starting with a "
             "letter or digit (give one with --name)"

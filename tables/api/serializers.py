@@ -109,6 +109,12 @@ class TableOptionsInputSerializer(serializers.Serializer):
 
 class TableOptionsSerializer(TableOptionsInputSerializer):
     daily = serializers.BooleanField(read_only=True)
+    time_control = serializers.CharField(
+        allow_null=True,
+        read_only=True,
+        help_text="the robots' time control, BANK+INCREMENT in seconds (a bank per game, an "
+        "increment per decision; one that empties its bank loses by timeout); null: none",
+    )
     master = serializers.DictField(allow_null=True, read_only=True, help_text="id and name")
     invited = serializers.ListField(child=serializers.CharField(), read_only=True)
 
@@ -130,7 +136,9 @@ class EndVoteInputSerializer(serializers.Serializer):
 
 
 class EndVoteSerializer(serializers.Serializer):
-    """The humans present vote (robots do not): the game ends when all of them agree."""
+    """The humans present vote (robots do not): the game ends when all of them agree, and, for a
+    competitive or staked game, every side has a person present who agrees (no voters: a game
+    that counts against robots, which is played out)."""
 
     agreed = serializers.ListField(child=serializers.IntegerField())
     voters = serializers.ListField(child=serializers.IntegerField())

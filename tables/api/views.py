@@ -268,7 +268,8 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         request=EndVoteInputSerializer,
         parameters=[MATCH_ID],
         responses={200: EndVoteSerializer, **failures(400, 403, 409)},
-        summary="Agree (or not) to end the game amicably: cancelled once every human agrees",
+        summary="Agree (or not) to end the game amicably: cancelled once every human present "
+        "agrees (a competitive or staked game: and every side has one; never against robots)",
     )
     @action(
         detail=True, methods=["post"], url_path="end-vote", permission_classes=[IsAuthenticated]

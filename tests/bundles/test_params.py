@@ -95,6 +95,7 @@ def test_given_values_replace_the_defaults_and_an_integer_is_a_number():
             "its default must be true/false, an integer, a number or a string",
         ),
         ("[params]\n1x = 1", "a parameter's name is"),
+        ('[params]\n"depth\\n" = 1', "a parameter's name is"),  # "$" let a final newline by
         ("[params.x]\nmin = 1", "give its `default`"),
         ("[params.x]\ndefault = 1\nmaximum = 3", "unknown key 'maximum'; valid keys: default"),
         ("[params.x]\ndefault = 5\nmin = 1\nmax = 3", "its default must be an integer from 1 to 3"),

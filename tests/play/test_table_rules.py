@@ -7,6 +7,7 @@ the disconnection grace), which pays them exactly as if the humans had played.""
 
 from __future__ import annotations
 
+import time
 from datetime import date, timedelta
 
 import pytest
@@ -254,7 +255,9 @@ def test_ranking_winners_get_20_points_and_losers_5():
     assert [p["ranking_points"] for p in ladder["results"]][:2] == [20, 5]
 
 
-def test_ranking_not_counted_when_two_players_at_the_table_share_an_ip_address():
+def test_ranking_and_chips_not_moved_when_two_players_at_the_table_share_an_ip_address():
+    """Every signup gets 1,000 chips: throwaway accounts from one address losing staked games
+    on purpose fed a main account. Sharing an address moves neither points nor chips."""
     match, (ana, bea) = tournament_table(competitive=True, stake=10)
     client(ana, "192.0.2.7").post(url(match, "open"))
     client(bea, "192.0.2.7").post(url(match, "open"))
@@ -262,7 +265,17 @@ def test_ranking_not_counted_when_two_players_at_the_table_share_an_ip_address()
     assert [p.ranking_points for p in fresh(ana, bea)] == [0, 0]
     settled = SettledGame.objects.get(match=match)
     assert not settled.ranked and "share an IP" in settled.not_ranked_because
-    assert settled.pot == 20  # the rule is about ranking: the stakes are still paid
+    assert [p.chips for p in fresh(ana, bea)] == [STARTING_CHIPS, STARTING_CHIPS]
+    assert settled.pot == 0 and not ChipTransfer.objects.exists() and chips.bank_balance() == 0
+
+
+def test_chips_move_between_players_at_different_addresses():
+    match, (ana, bea) = tournament_table(competitive=True, stake=10)
+    client(ana, "192.0.2.7").post(url(match, "open"))
+    client(bea, "192.0.2.8").post(url(match, "open"))
+    robots_finish(match.pk)
+    assert sorted(p.chips for p in fresh(ana, bea)) != [STARTING_CHIPS, STARTING_CHIPS]
+    assert SettledGame.objects.get(match=match).pot == 20
 
 
 def test_ranking_records_the_ip_a_human_plays_from():
@@ -473,18 +486,75 @@ def test_amicable_end_needs_every_human_and_cancels_the_game_without_points_or_c
     assert client(ana).post(url(match_id, "act"), {"action": "truco"}).status_code == 409
 
 
-def test_amicable_end_robots_do_not_vote_and_a_player_who_abandoned_loses_the_stake():
-    match_id, ana, bea = staked_table_of_two(stake=100)
-    # Bea left: a robot plays her seat past the grace. Robots (and she) do not vote.
-    Presence.objects.filter(live_id=match_id, player=bea).update(
+def away(match_id: int, player: Player) -> None:
+    """`player` left: a robot plays their seat past the disconnection grace."""
+    Presence.objects.filter(live_id=match_id, player=player).update(
         last_seen=timezone.now() - timedelta(hours=1)
     )
-    vote = client(ana).post(url(match_id, "end-vote"), {}, format="json").json()
-    assert vote["voters"] == [ana.pk] and vote["ended"] is True
-    ana_wallet, bea_wallet = fresh(ana, bea)
-    assert ana_wallet.chips == STARTING_CHIPS  # the stake stays with whoever stayed
-    assert bea_wallet.chips == STARTING_CHIPS - 100 and chips.bank_balance() == 100
-    assert ChipTransfer.objects.get(player=bea).kind == "forfeit"
+
+
+def test_amicable_end_a_staked_game_against_a_robot_is_played_out():
+    """Robots do not vote, so the only person's vote was unanimous: a player behind against
+    the robot voided the loss (chips 1000 -> 1000) while wins were paid. RULES.md section 5:
+    against robots only practice games end by vote."""
+    for body in ({"competitive": True, "stake": 100}, {"competitive": True}):
+        ana = PlayerFactory()
+        response = client(ana).post(
+            "/api/play/quick/",
+            {"variant": "paulista", "bot": "random", "games": 1, **body},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+        match_id = response.json()["match"]
+        refused = client(ana).post(url(match_id, "end-vote"), {"agree": True}, format="json")
+        assert refused.status_code == 409, refused.json()
+        assert "only practice games end by vote" in refused.json()["detail"]
+        assert Match.objects.get(pk=match_id).status == Match.Status.RUNNING
+        assert LiveMatch.objects.get(pk=match_id).end_votes == []
+        assert client(ana).get(url(match_id)).json()["end_vote"]["voters"] == []
+        robots_finish(match_id)  # played to the end, the stake is paid as the game went
+        settled = SettledGame.objects.get(match_id=match_id)
+        assert settled.stake == body.get("stake", 0)
+    practice = client(ana).post(
+        "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"
+    )
+    ended = client(ana).post(url(practice.json()["match"], "end-vote"), {}, format="json")
+    assert ended.json()["ended"] is True  # practice: the person alone may stop
+
+
+def test_amicable_end_of_a_staked_game_needs_a_person_present_on_each_side():
+    """Bea stepped away (a robot plays for her): Ana alone cannot void the game in Bea's
+    absence; once Bea is back and agrees too, it ends with the stakes returned."""
+    match_id, ana, bea = staked_table_of_two(stake=100)
+    away(match_id, bea)
+    alone = client(ana).post(url(match_id, "end-vote"), {}, format="json").json()
+    assert alone == {"agreed": [ana.pk], "voters": [ana.pk], "ended": False}
+    assert Match.objects.get(pk=match_id).status == Match.Status.RUNNING
+    client(bea, "10.0.0.2").get(url(match_id))  # she is back
+    both = client(bea, "10.0.0.2").post(url(match_id, "end-vote"), {}, format="json").json()
+    assert both["ended"] is True
+    assert [w.chips for w in fresh(ana, bea)] == [STARTING_CHIPS, STARTING_CHIPS]
+
+
+def test_amicable_end_robots_do_not_vote_and_a_player_who_abandoned_loses_the_stake():
+    """Two against two, staked: one player of side b left. The three present agree (each side
+    has one of them): the game ends, and the one who abandoned loses the stake to the bank."""
+    master, partner, bea, ben = (PlayerFactory() for _ in range(4))
+    match_id = own_table(master, players=4, competitive=True, stake=100)["match"]
+    sat = client(partner, "10.0.0.2").post(url(match_id, "sit"), {"side": "a"}, format="json")
+    assert sat.status_code == 200, sat.json()
+    seat_all(match_id, [(bea, "10.0.0.3"), (ben, "10.0.0.4")])
+    assert client(master).post(url(match_id, "open")).json()["status"] == "running"
+    for player, ip in ((partner, "10.0.0.2"), (bea, "10.0.0.3"), (ben, "10.0.0.4")):
+        client(player, ip).get(url(match_id))
+    away(match_id, ben)
+    client(master).post(url(match_id, "end-vote"), {}, format="json")
+    client(partner, "10.0.0.2").post(url(match_id, "end-vote"), {}, format="json")
+    vote = client(bea, "10.0.0.3").post(url(match_id, "end-vote"), {}, format="json").json()
+    assert vote["voters"] == sorted([master.pk, partner.pk, bea.pk]) and vote["ended"] is True
+    assert [w.chips for w in fresh(master, partner, bea)] == [STARTING_CHIPS] * 3
+    assert fresh(ben)[0].chips == STARTING_CHIPS - 100 and chips.bank_balance() == 100
+    assert ChipTransfer.objects.get(player=ben).kind == "forfeit"
 
 
 def test_amicable_end_vote_can_be_withdrawn_and_lasts_until_the_game_ends():
@@ -684,3 +754,37 @@ def test_the_first_tables_against_a_built_in_bot_opened_at_once_all_open():
     for thread in threads:
         thread.join()
     assert statuses == [201] * 6
+
+
+# --- time control --------------------------------------------------------------------------
+
+
+def test_a_tables_robot_that_empties_its_bank_loses_by_timeout_and_the_table_shows_the_control(
+    monkeypatch,
+):
+    from bots.random_bot import RandomBot
+
+    act = RandomBot.act
+
+    def slow(self, observation):
+        time.sleep(0.1)  # inside the decision's budget, not inside a bank of 1 s
+        return act(self, observation)
+
+    monkeypatch.setattr(RandomBot, "act", slow)
+    tournament = TournamentFactory(games_per_match=1, bank_seconds=1, increment_seconds=0)
+    ana = PlayerFactory()
+    human_entrant(tournament, ana)
+    robot = BotFactory(plugin="random")
+    Entrant.objects.create(tournament=tournament, name=robot.label, bot=robot)
+    lifecycle.start(tournament)
+    match = Match.objects.get(tournament=tournament)
+    client(ana).post(url(match, "open"))
+    assert client(ana).get(url(match)).json()["settings"]["time_control"] == "1+0"
+    robots_finish(match.pk)  # Ana away: robots play both seats, hers without a bank
+    game = LiveMatch.objects.get(pk=match.pk).games[-1]
+    assert game["termination"] == "timeout", game["detail"]
+    assert "time bank of the 1+0 time control" in game["detail"]
+    ana_is_a = match.entrant_a.members.filter(pk=ana.pk).exists()
+    robot_team = 1 - game["a_team"] if ana_is_a else game["a_team"]
+    assert game["seat"] % 2 == robot_team  # the robot's bank ran dry
+    assert game["winner"] != robot_team

@@ -1,18 +1,27 @@
-"""docker-compose.yml is well formed, and every command it runs exists in the project."""
+"""docker-compose.yml is well formed, and every command it runs exists in the project; its
+reverse proxy (deploy/nginx.conf) holds what slow clients need and reaches the services it
+names."""
 
 from __future__ import annotations
 
 import importlib
+import ipaddress
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from django.conf import settings
 from django.core.management import get_commands
 from django.urls import resolve
 
 from config.celery import app
+from config.client_address import parse_trusted_proxies
+from tests.nginx_conf import parse, seconds
+from website.nginx_config import NGINX_CONF, local_config
 
 from .conftest import PROJECT_DIR
 
@@ -28,6 +37,7 @@ def command(service: str) -> list[str]:
 
 def test_compose_has_the_database_broker_web_workers_and_sweeper():
     assert set(SERVICES) == {
+        "proxy",
         "db",
         "redis",
         "migrate",
@@ -47,7 +57,9 @@ def test_compose_has_the_database_broker_web_workers_and_sweeper():
         assert env["DJANGO_DEBUG"] == "0"
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "asgi", "table-host", "beat"])
+@pytest.mark.parametrize(
+    "service", ["proxy", "db", "redis", "web", "worker", "asgi", "table-host", "beat"]
+)
 def test_every_long_running_service_has_a_health_check(service):
     check = SERVICES[service]["healthcheck"]
     assert check["test"][0] in ("CMD", "CMD-SHELL") and len(check["test"]) > 1
@@ -183,3 +195,109 @@ def test_the_web_server_and_the_workers_share_the_uploaded_bundles():
     assert "bundles" in COMPOSE["volumes"]
     for service in ("web", "worker", "table-host"):
         assert "bundles:/app/var/bundles" in SERVICES[service]["volumes"]
+
+
+# --- the reverse proxy (issue 16: slow clients held gunicorn's threads) -----------------------
+
+NGINX = parse(NGINX_CONF.read_text())
+HTTP = NGINX.one("http")
+SERVER = HTTP.one("server")
+
+
+def test_only_the_proxy_is_published_and_it_runs_the_projects_nginx_config():
+    published = {name for name, spec in SERVICES.items() if spec.get("ports")}
+    assert published == {"proxy"}
+    proxy = SERVICES["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy["volumes"]
+    assert proxy["ports"] == ["${TRUCO_HTTP_PORT:-8000}:80"] and SERVER.value("listen") == "80"
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+
+
+def test_the_proxy_reaches_gunicorn_where_the_web_service_listens():
+    web = command("web")
+    bind = web[web.index("--bind") + 1]
+    assert HTTP.one("upstream").args == ["web"]
+    assert HTTP.one("upstream").value("server") == "web:" + bind.rsplit(":", 1)[1]
+    assert SERVER.location("/").value("proxy_pass") == "http://web"
+
+
+def test_the_proxy_gives_up_on_slow_clients_and_buffers_both_ways():
+    """A header dribbled a line every 5 s is cut off; a body or an answer read slowly waits in
+    nginx, never in a gunicorn thread."""
+    assert seconds(HTTP.value("client_header_timeout")) <= 15
+    assert seconds(HTTP.value("client_body_timeout")) <= 30
+    assert seconds(HTTP.value("send_timeout")) <= 30
+    assert 0 < seconds(HTTP.value("keepalive_timeout").split()[0]) <= 30
+    assert SERVER.value("proxy_request_buffering") == "on"
+    assert SERVER.value("proxy_buffering") == "on"
+    zone = HTTP.one("limit_conn_zone").args
+    assert zone[0] == "$binary_remote_addr" and zone[1].startswith("zone=per_client:")
+    for path in ("/", "/ws/"):
+        limit = SERVER.location(path).one("limit_conn").args
+        assert limit[0] == "per_client" and int(limit[1]) >= 16
+    assert seconds(SERVER.value("proxy_read_timeout")) <= 120
+
+
+def test_an_upload_as_big_as_the_site_allows_passes_the_proxy():
+    limit = HTTP.value("client_max_body_size")
+    assert limit.endswith("m") and int(limit[:-1]) > settings.TRUCO_BUNDLE_MAX_MB
+
+
+def test_websockets_go_to_the_asgi_service_with_their_upgrade_and_a_long_timeout():
+    """The `asgi` service (uvicorn config.asgi:application on port 8001) is the real-time
+    tables' (issue 20): /ws/ is passed there as a WebSocket, held open for a match."""
+    ws = SERVER.location("/ws/")
+    target = ws.value("set").split()
+    assert target == ["$asgi", "asgi:8001"] and ws.value("proxy_pass") == "http://$asgi"
+    assert ws.value("proxy_buffering") == "off"
+    assert seconds(ws.value("proxy_read_timeout")) >= 600
+    headers = {d.args[0]: d.args[1] for d in SERVER.all("proxy_set_header")}
+    assert headers["Upgrade"] == "$http_upgrade"
+    assert headers["Connection"] == "$connection_upgrade"
+    upgrade = HTTP.one("map")
+    assert upgrade.args == ["$http_upgrade", "$connection_upgrade"]
+    assert upgrade.value("default") == "upgrade"
+    assert SERVER.value("proxy_http_version") == "1.1"
+
+
+def test_every_location_keeps_the_servers_headers():
+    """nginx drops all of a level's proxy_set_header where a deeper level sets any: the client's
+    address and the Host are set once, on the server, and no location sets its own."""
+    headers = {d.args[0]: d.args[1] for d in SERVER.all("proxy_set_header")}
+    assert headers["Host"] == "$host"
+    assert headers["X-Forwarded-For"] == "$remote_addr"  # replaced, never the client's own
+    for location in SERVER.all("location"):
+        assert not location.all("proxy_set_header"), location.args
+
+
+def test_django_trusts_the_proxys_forwarded_for_and_only_the_proxys():
+    env = COMPOSE["x-app"]["environment"]
+    trusted = parse_trusted_proxies(env["TRUCO_TRUSTED_PROXIES"].split(":-")[1].rstrip("}"))
+    address = SERVICES["proxy"]["networks"]["default"]["ipv4_address"]
+    assert env["TRUCO_TRUSTED_PROXIES"] == address == "${TRUCO_PROXY_ADDRESS:-172.30.57.10}"
+    subnet = COMPOSE["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    network = ipaddress.ip_network(subnet.split(":-")[1].rstrip("}"))
+    assert trusted == ["172.30.57.10"] and ipaddress.ip_address(trusted[0]) in network
+    for name in ("migrate", "web", "worker", "asgi", "table-host", "beat"):
+        assert SERVICES[name]["environment"]["TRUCO_TRUSTED_PROXIES"] == address
+
+
+@pytest.mark.skipif(
+    shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists(),
+    reason="nginx is not installed (apt-get install nginx-light)",
+)
+def test_nginx_accepts_the_config(tmp_path):
+    conf = tmp_path / "nginx.conf"
+    text = local_config(
+        NGINX_CONF.read_text(), listen="127.0.0.1:1", web="127.0.0.1:2", asgi="127.0.0.1:3"
+    )
+    temp = "".join(f"\n{k}_temp_path {tmp_path / k};" for k in ("client_body", "proxy"))
+    conf.write_text(text.replace("http {", "http {" + temp, 1))
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    check = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(conf), "-g", f"pid {tmp_path / 'pid'};"],
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stderr

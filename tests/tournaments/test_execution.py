@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from players.models import Player
 from submitted_bots.models import Bot
@@ -251,3 +254,32 @@ def test_the_match_task_records_the_match_and_queues_what_became_ready(
     assert run_match(match_id=final.pk) == "recorded"
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.DONE
+
+
+def test_a_bot_that_empties_its_bank_loses_the_game_by_timeout(make_tournament, monkeypatch):
+    """A bot answering just inside each decision's budget held a worker for minutes a game: the
+    tournament's time control (a bank per game plus an increment per decision) is the workers'
+    too, and shown by the API."""
+    from bots.random_bot import RandomBot
+
+    act = RandomBot.act
+
+    def slow(self, observation):
+        time.sleep(0.1)  # well inside the decision's budget, not inside a 1 s bank
+        return act(self, observation)
+
+    monkeypatch.setattr(RandomBot, "act", slow)
+    tournament = started(make_tournament, games_per_match=1, bank_seconds=1, increment_seconds=0)
+    match = first_match(tournament)
+    began = time.monotonic()
+    assert execution.execute(match.pk, "w1:1").kind == "recorded"
+    assert time.monotonic() - began < 10  # two banks of 1 s, and the bots' instant replies
+    [game] = Game.objects.filter(match=match)
+    assert game.termination == "timeout"
+    assert "time bank of the 1+0 time control" in game.record["result"]["detail"]
+    match.refresh_from_db()
+    assert match.status == Match.Status.DONE and match.winner_id is not None
+    shown = APIClient().get(f"/api/tournaments/{tournament.pk}/").json()
+    assert shown["time_control"] == "1+0" and shown["bank_seconds"] == 1
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "time control 1+0" in page and "30 s a decision" in page

@@ -279,11 +279,16 @@ class TournamentSerializer(Extensible, SeedShownMixin, serializers.ModelSerializ
     seed_commitment = serializers.SerializerMethodField()
     registration = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    time_control = serializers.SerializerMethodField(
+        help_text="the bots' time control, BANK+INCREMENT in seconds (a bank per game, an "
+        "increment per decision; a bot that empties its bank loses by timeout); null: no bank"
+    )
 
     class Meta:
         model = Tournament
         fields = [
             *TOURNAMENT_FIELDS,
+            "time_control",
             "seed_commitment",
             "label",
             "created_by",
@@ -294,6 +299,11 @@ class TournamentSerializer(Extensible, SeedShownMixin, serializers.ModelSerializ
 
     def seed_revealed(self, tournament: Tournament) -> bool:
         return tournament_seed_revealed(tournament)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_time_control(self, tournament: Tournament) -> str | None:
+        control = tournament.time_control
+        return None if control is None else str(control)
 
     @extend_schema_field(RegistrationSerializer)
     def get_registration(self, tournament: Tournament) -> dict[str, Any]:

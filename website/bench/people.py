@@ -117,12 +117,18 @@ async def play_over_push(
     ) as socket:
         sent_at = None
         acted_turn = None
+        last_act = None
+        retries = 0
         while time.monotonic() < deadline:
             message = json.loads(await asyncio.wait_for(socket.recv(), deadline - time.monotonic()))
             kind = message.get("type")
             if kind == "error":
                 tally.errors.append(f"{person.name}: {message.get('detail')}")
-                sent_at = None
+                if last_act is None or retries >= 3:
+                    return
+                retries += 1  # as a person would: the same decision again, a moment later
+                await asyncio.sleep(0.3)
+                await socket.send(last_act)
                 continue
             if kind == "acted":
                 meter = message.get("meter") or {}
@@ -148,9 +154,11 @@ async def play_over_push(
             action, seat = decision
             acted_turn = state.get("turn")
             sent_at = time.monotonic()
-            await socket.send(
-                json.dumps({"type": "act", "action": action, "seat": seat, "turn": acted_turn})
+            last_act = json.dumps(
+                {"type": "act", "action": action, "seat": seat, "turn": acted_turn}
             )
+            retries = 0
+            await socket.send(last_act)
             tally.actions += 1
     tally.errors.append(f"{person.name}: the game did not end in time")
 

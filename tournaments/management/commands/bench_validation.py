@@ -20,10 +20,18 @@ from engine.bundles import BundleError, LoadedBundle, bundle_spec, inspect_zip, 
 from engine.bundles.smoke import smoke_test
 from engine.jail.probe import availability
 from engine.plugins import registry
+from submitted_bots.budgets import server_cap
 from submitted_bots.bundles.limits import server_limits
 from submitted_bots.bundles.operator import zipped
 
 EXAMPLES = Path(settings.BASE_DIR) / "examples" / "bots"
+
+
+def budget() -> float:
+    """The smoke match's seconds per decision without a database: the setting, else the cap
+    (the budget of a tournament with the default time; submitted_bots/smoke_match.py)."""
+    fixed = settings.TRUCO_VALIDATION_DECISION_SECONDS
+    return float(fixed) if fixed is not None else server_cap()
 
 
 class Command(BaseCommand):
@@ -44,7 +52,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"validation: {settings.TRUCO_VALIDATION_GAMES} games per game setting, "
-            f"{settings.TRUCO_VALIDATION_DECISION_SECONDS:g}s per decision, median of "
+            f"{budget():g}s per decision, median of "
             f"{opts['runs']} runs"
         )
         self.stdout.write(
@@ -76,7 +84,7 @@ class Command(BaseCommand):
                     contents.manifest,
                     registry(),
                     games=settings.TRUCO_VALIDATION_GAMES,
-                    decision_seconds=settings.TRUCO_VALIDATION_DECISION_SECONDS,
+                    decision_seconds=budget(),
                 )
                 timings["smoke"].append(time.perf_counter() - clock)
         median = {k: statistics.median(v) for k, v in timings.items()}

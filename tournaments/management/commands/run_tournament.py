@@ -40,7 +40,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--variant", default="paulista")
-        parser.add_argument("--format", default="single-elimination", choices=sorted(registry().formats))
+        parser.add_argument(
+            "--format", default="single-elimination", choices=sorted(registry().formats)
+        )
         parser.add_argument(
             "--bots",
             nargs="+",
