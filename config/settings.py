@@ -58,6 +58,12 @@
   `TRUCO_TABLE_IDLE_SECONDS` (an idle table gives its bot processes back, default 120),
   `TRUCO_TABLE_HOST_TABLES` (tables one host holds at most, default 500),
   `TRUCO_TABLE_HOST_THREADS` (robots thinking at once on a host, default 64).
+- `TRUCO_OPEN_TABLE_HOURS`: a table still waiting for people this many hours after it was
+  opened is abandoned: the lobby no longer offers it (default 12).
+- `DJANGO_DEBUG_PAGES` (default off) or `DJANGO_INTERNAL_IPS` (comma-separated addresses):
+  with DEBUG on, Django's debug 404 page (which lists every URL pattern) for the developer only,
+  everyone or those addresses; any other visitor gets the site's own 404 page
+  (website/not_found.py).
 """
 
 from __future__ import annotations
@@ -184,6 +190,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the visitor's choice (set_language's cookie), else the browser's.
     "django.middleware.locale.LocaleMiddleware",
+    # Outside CommonMiddleware (whose 404s become redirects to the URL with a slash).
+    "website.not_found.SiteNotFoundMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -358,8 +366,10 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Truco Arena API",
+    # Swagger UI renders it as Markdown at the top of /api/docs/: the way back to the site.
     "DESCRIPTION": "Tournaments of Truco bots and players: variants, entrants, matches, "
-    "game records and standings.",
+    "game records and standings.\n\n[← Back to Truco Arena](/) · "
+    "[Writing a bot](/docs/bots/) · [The bot protocol](/docs/bot-protocol/)",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -513,6 +523,13 @@ TRUCO_TABLE_LEASE_SECONDS = env_int("TRUCO_TABLE_LEASE_SECONDS", 10)
 TRUCO_TABLE_IDLE_SECONDS = env_int("TRUCO_TABLE_IDLE_SECONDS", 120)
 TRUCO_TABLE_HOST_TABLES = env_int("TRUCO_TABLE_HOST_TABLES", 500)
 TRUCO_TABLE_HOST_THREADS = env_int("TRUCO_TABLE_HOST_THREADS", 64)
+TRUCO_OPEN_TABLE_HOURS = env_int("TRUCO_OPEN_TABLE_HOURS", 12)
+
+# Django's debug 404 lists every URL pattern: for the developer, never for the site's visitors.
+DEBUG_PAGES = env_bool("DJANGO_DEBUG_PAGES", False)
+INTERNAL_IPS = [
+    a.strip() for a in os.environ.get("DJANGO_INTERNAL_IPS", "").split(",") if a.strip()
+]
 ASGI_APPLICATION = "config.asgi.application"
 # Trusted bots fast enough to answer a person's action in its own turn (tables/live.py): their
 # replies are written with the person's action. Others think after it, outside any lock.

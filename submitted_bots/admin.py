@@ -3,10 +3,12 @@ next version of its owner's bot (validated by a worker like any upload)."""
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from engine.plugins import registry
 from submitted_bots.bundles.uploads import check_bundle, read_upload, upload_version
@@ -73,6 +75,24 @@ class BotForm(forms.ModelForm):
             super()._post_clean()
 
 
+LABEL = re.compile(r"^(?:(?P<owner>[\w.@+-]+)/)?(?P<name>[^/\s]*?)(?:\s+v(?P<version>\w+))?$")
+
+
+def label_query(term: str) -> Q | None:
+    """The bots a label as the site writes it names; None when the term is not one."""
+    found = LABEL.match(term)
+    if found is None or ("/" not in term and found["version"] is None):
+        return None  # a bare word: the plain search already looked for it
+    query = Q()
+    if found["owner"]:
+        query &= Q(owner__username__iexact=found["owner"])
+    if found["name"]:
+        query &= Q(name__istartswith=found["name"])
+    if found["version"] is not None:
+        query &= Q(version=found["version"])
+    return query
+
+
 @admin.register(Bot)
 class BotAdmin(admin.ModelAdmin):
     form = BotForm
@@ -107,6 +127,16 @@ class BotAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("owner").annotate(n=Count("entries"))
+
+    def get_search_results(self, request, queryset, search_term):
+        """Also the label the site shows: `alice/firstcard v1`, `alice/firstcard` (every
+        version), `alice/` (every bot of hers), `firstcard v1`; the entrants' bot picker
+        searches here too."""
+        results, duplicates = super().get_search_results(request, queryset, search_term)
+        labelled = label_query(search_term.strip())
+        if labelled is not None:
+            results = results | queryset.filter(labelled)
+        return results, duplicates
 
     @admin.display(description="tournaments", ordering="n")
     def entries_count(self, bot: Bot) -> int:

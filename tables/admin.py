@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
+from players.models import Player
 from tables import chips
 from tables.checks import check_table_settings
 from tables.models import (
@@ -128,6 +129,31 @@ class TableSettingsInline(admin.StackedInline):
     extra = 1
     max_num = 1
 
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "invited":  # people are invited to sit; bots are entrants
+            return invited_people_field(db_field, request, super(), **kwargs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def get_exclude(self, request, obj=None):
+        """Nobody disconnects from a tournament of bots only: no grace to set there."""
+        exclude = list(super().get_exclude(request, obj) or [])
+        if obj is not None and bots_only(obj):
+            exclude.append("disconnect_grace_seconds")
+        return exclude
+
+
+def bots_only(tournament) -> bool:
+    entrants = tournament.entrants.all()
+    return entrants.exists() and not entrants.filter(bot__isnull=True).exists()
+
+
+def invited_people_field(db_field, request, admin_super, **kwargs):
+    kwargs["queryset"] = Player.objects.filter(kind=Player.Kind.HUMAN).order_by("name")
+    field = admin_super.formfield_for_manytomany(db_field, request, **kwargs)
+    field.label = "Invited people"
+    field.help_text = "the people who may sit at a private table (bots are its entrants)"
+    return field
+
 
 @admin.register(TableSettings)
 class TableSettingsAdmin(admin.ModelAdmin):
@@ -146,6 +172,11 @@ class TableSettingsAdmin(admin.ModelAdmin):
     filter_horizontal = ["invited"]
     list_select_related = ["tournament", "master"]
     readonly_fields = ["master", "daily"]
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "invited":
+            return invited_people_field(db_field, request, super(), **kwargs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 @admin.register(Wallet)

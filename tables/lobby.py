@@ -6,8 +6,11 @@ a player's own tables are listed with their result, dates and replays."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from players.models import Player
 from tables.models import LiveMatch, settings_of
@@ -33,8 +36,9 @@ class TableRow:
     may_watch: bool
     yours: bool = False
     result: str = ""
+    points: str = ""
     you_won: bool | None = None
-    replays: list[int] = field(default_factory=list)
+    replays: list[dict] = field(default_factory=list)  # {"game", "number", "score"} yours first
 
 
 def open_tables(player: Player | None) -> list[TableRow]:
@@ -47,6 +51,9 @@ def open_tables(player: Player | None) -> list[TableRow]:
     )
     if player is not None:
         matches = matches.exclude(Q(entrant_a__members=player) | Q(entrant_b__members=player))
+    # A table nobody sat down at for hours is abandoned: it is not offered any more.
+    stale = timezone.now() - timedelta(hours=settings.TRUCO_OPEN_TABLE_HOURS)
+    matches = matches.exclude(status=Match.Status.PENDING, tournament__created_at__lt=stale)
     between = set(
         LiveMatch.objects.filter(
             match__in=matches[: OPEN_LIMIT * 3], waiting=LiveMatch.Waiting.NEXT
@@ -81,21 +88,29 @@ def my_tables(player: Player | None) -> list[TableRow]:
         .distinct()
         .order_by("-id")[:MINE_LIMIT]
     )
-    replays: dict[int, list[int]] = {}
-    for match_id, game_id in (
-        Game.objects.filter(match__in=list(matches)).order_by("index").values_list("match_id", "id")
+    games: dict[int, list[tuple]] = {}
+    for match_id, game_id, index, score_a, score_b in (
+        Game.objects.filter(match__in=list(matches))
+        .order_by("index")
+        .values_list("match_id", "id", "index", "score_a", "score_b")
     ):
-        replays.setdefault(match_id, []).append(game_id)
+        games.setdefault(match_id, []).append((game_id, index, score_a, score_b))
     rows = []
     for match in matches:
         row = TableRow(match, seated(match), 0, False, True, yours=True)
-        row.replays = replays.get(match.pk, [])
+        mine = "a" if player in match.entrant_a.members.all() else "b"
+
+        def yours_first(a, b, mine=mine) -> str:
+            return f"{a}-{b}" if mine == "a" else f"{b}-{a}"
+
+        # Each game's points, the player's first: "lost 0-1" alone said nothing of the game.
+        row.replays = [
+            {"game": game_id, "number": index + 1, "score": yours_first(sa, sb)}
+            for game_id, index, sa, sb in games.get(match.pk, [])
+        ]
         if match.status == Match.Status.DONE:
-            mine = "a" if player in match.entrant_a.members.all() else "b"
-            ours, theirs = (
-                (match.wins_a, match.wins_b) if mine == "a" else (match.wins_b, match.wins_a)
-            )
-            row.result = f"{ours}-{theirs}"
+            row.result = yours_first(match.wins_a, match.wins_b)
+            row.points = yours_first(match.points_a, match.points_b)
             if match.winner_id is not None:
                 row.you_won = match.winner_id == (
                     match.entrant_a_id if mine == "a" else match.entrant_b_id

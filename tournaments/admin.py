@@ -13,6 +13,8 @@ from django.db.models import Count
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from engine.errors import PluginError
+from formats import FormatError
 from tournaments import admin_views, ladder_admin, lifecycle
 from tournaments.admin_forms import (
     EntrantForm,
@@ -21,6 +23,7 @@ from tournaments.admin_forms import (
 )
 from tournaments.api.standings import progress, total_matches
 from tournaments.models import Entrant, Game, Match, Round, Tournament
+from tournaments.scheduling import format_of
 from tournaments.seed_disclosure import match_seed_revealed, seed_fields, tournament_seed_revealed
 
 # Extension points the apps above fill (their admin modules, which Django imports after this
@@ -38,10 +41,14 @@ def shown_seed(seed: int, revealed: bool) -> str:
     return f"secret until the end; commitment {fields['seed_commitment']}"
 
 
-def progress_bar(done: int, total: int | None) -> str:
+def progress_bar(done: int, total: int | None, *, draft: bool = False) -> str:
     figure = progress(done, total)
-    if figure["total"] is None:
-        return format_html("{} matches", done)
+    if draft:  # nothing is scheduled before the start ("0/0 (None%)" said nothing)
+        if total:
+            return format_html("not started: {} matches once it starts", total)
+        return "not started"
+    if not figure["total"]:
+        return format_html("{} matches played", done)
     return format_html(
         '<progress value="{}" max="{}" style="width:6em"></progress> {}/{} ({}%)',
         done,
@@ -56,6 +63,54 @@ def progress_bar(done: int, total: int | None) -> str:
 
 
 # --- tournaments --------------------------------------------------------------------------
+
+
+class KindFilter(admin.SimpleListFilter):
+    """Competitions by default: players' own tables (practice and others) and the ladder's
+    are tournaments too, but an organiser's list is of competitions ("Practice: admin v
+    heuristic" rows buried them); the other kinds are one click away."""
+
+    title = "kind"
+    parameter_name = "kind"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [*Tournament.Kind.choices, (self.ALL, "every kind")]
+
+    def choices(self, changelist):
+        shown = self.value() or Tournament.Kind.COMPETITION
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": shown == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or Tournament.Kind.COMPETITION
+        if value == self.ALL:
+            return queryset
+        return queryset.filter(kind=value)
+
+
+def entrant_count_note(tournament: Tournament, entrants: int) -> str:
+    """What the organiser should know of the number of entrants for the format, or ""."""
+    if entrants < 2:
+        return (
+            f"{tournament.name} has {entrants} entrant{'s' * (entrants != 1)}: it needs 2 to start."
+        )
+    try:
+        bracket = format_of(tournament).has_bracket
+    except (PluginError, FormatError):
+        return ""
+    size = 1 << (entrants - 1).bit_length()
+    if bracket and size != entrants:
+        byes = size - entrants
+        return (
+            f"{tournament.name} has {entrants} entrants: its bracket has {size} places, so "
+            f"{byes} entrant{'s go' if byes > 1 else ' goes'} through round 1 on a bye."
+        )
+    return ""
 
 
 class EntrantFormSet(forms.BaseInlineFormSet):
@@ -176,7 +231,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "progress_figure",
         "created_at",
     ]
-    list_filter = ["status", "kind", "variant", "format", "players"]
+    list_filter = ["status", KindFilter, "variant", "format", "players"]
     search_fields = ["name", "variant"]
     date_hierarchy = "created_at"
     inlines = [EntrantInline]
@@ -243,6 +298,26 @@ class TournamentAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Entrant and hasattr(formset, "extra_forms"):
+            # A row added and left empty is skipped by the admin: say so, not "added" alone.
+            dropped = sum(1 for f in formset.extra_forms if not f.has_changed())
+            if dropped:
+                messages.warning(
+                    request,
+                    f"{dropped} entrant row{'s were' if dropped > 1 else ' was'} left empty "
+                    "and not saved: pick a bot or players in each row you add.",
+                )
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        tournament = form.instance
+        if tournament.status == Tournament.Status.DRAFT:
+            note = entrant_count_note(tournament, tournament.entrants.count())
+            if note:
+                messages.warning(request, note)
+
     @admin.display(description="entrants", ordering="entrant_count")
     def entrants_count(self, tournament: Tournament) -> int:
         return getattr(tournament, "entrant_count", 0)
@@ -259,7 +334,11 @@ class TournamentAdmin(admin.ModelAdmin):
         entrants = getattr(tournament, "entrant_count", None)
         if entrants is None:
             entrants = tournament.entrants.count()
-        return progress_bar(done, total_matches(tournament, entrants))
+        return progress_bar(
+            done,
+            total_matches(tournament, entrants),
+            draft=tournament.status == Tournament.Status.DRAFT,
+        )
 
     def _each(self, request, queryset, operation, verb: str) -> None:
         done = 0

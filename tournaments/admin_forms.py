@@ -115,7 +115,7 @@ class MetricsField(forms.MultiValueField):
     format's defaults."""
 
     def __init__(self, **kwargs):
-        choices = [("", "-")] + [(m, METRIC_LABELS.get(m, m)) for m in METRICS]
+        choices = [("", "(not used)")] + [(m, METRIC_LABELS.get(m, m)) for m in METRICS]
         slots = len(METRICS)
         super().__init__(
             fields=[forms.ChoiceField(choices=choices, required=False) for _ in range(slots)],

@@ -17,7 +17,9 @@ RECENT_MATCHES = 20
 def user_page(request, username: str):
     owner = get_object_or_404(get_user_model(), username=username, is_active=True)
     bots = list(
-        Bot.objects.filter(owner=owner).select_related("player").order_by("name", "created_at")
+        Bot.objects.filter(owner=owner)
+        .select_related("owner", "player")
+        .order_by("name", "created_at")
     )
     player = Player.objects.filter(user=owner).first()
     player_ids = [b.player_id for b in bots] + ([player.pk] if player else [])
@@ -34,7 +36,7 @@ def user_page(request, username: str):
         mine |= Q(entrant_a__members=player) | Q(entrant_b__members=player)
     matches = (
         Match.objects.filter(mine, entrant_b__isnull=False)
-        .select_related("tournament", "entrant_a", "entrant_b", "winner")
+        .select_related("tournament", "round", "entrant_a", "entrant_b", "winner")
         .distinct()
         .order_by("-id")[:RECENT_MATCHES]
     )

@@ -3,8 +3,8 @@ points) and the accounts (signing up)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +17,7 @@ from tables.models import Wallet
 from tournaments import ladder
 from tournaments.api.standings import progress, total_matches
 from tournaments.models import Ladder, Match, Tournament
+from website.forms import SignupForm
 
 FRONT_LIVE = 6  # of each kind of thing being played
 FRONT_TOP = 3  # versions of each ladder
@@ -110,10 +111,16 @@ def safe_next(request) -> str | None:
 def signup(request):
     if request.user.is_authenticated:
         return redirect("web:play")
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         # Axes checks passwords only; a new account is logged in by the model backend.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # The base page adds the next steps (the guide, My bots, Play) to this message.
+        messages.success(
+            request, f"Welcome, {user.get_username()}: your account is made.", extra_tags="welcome"
+        )
         return redirect(safe_next(request) or reverse("web:play"))
-    return render(request, "registration/signup.html", {"form": form})
+    return render(
+        request, "registration/signup.html", {"form": form, "next": safe_next(request) or ""}
+    )

@@ -15,12 +15,30 @@ from submitted_bots.bundles.uploads import upload_version
 from submitted_bots.models import Bot
 
 REFRESH_SECONDS = 2
+# How each way a smoke-match game ended reads on the page ("normal 2" told nobody anything).
+ENDINGS = {
+    "normal": "played to the end",
+    "timeout": "lost on time",
+    "crash": "the bot crashed",
+    "illegal_action": "an illegal answer",
+}
 
 
-@login_required(login_url="web:login")
-def my_bots(request):
-    if request.method == "POST":
-        return upload(request)
+def smoke_lines(bot: Bot) -> list[dict]:
+    """The smoke match, one line per game setting, in words."""
+    lines = []
+    for setting in (bot.validation or {}).get("settings", []):
+        endings = [
+            {"kind": kind, "count": n, "words": ENDINGS.get(kind, kind.replace("_", " "))}
+            for kind, n in (setting.get("terminations") or {}).items()
+        ]
+        lines.append({**setting, "endings": endings})
+    return lines
+
+
+def my_bots_context(request) -> dict:
+    """What the page shows of the user's own bots; higher apps add what they know (the
+    website adds the notices and the tournaments open for entries)."""
     versions = list(
         Bot.objects.filter(owner=request.user)
         .select_related("owner", "player")
@@ -29,18 +47,26 @@ def my_bots(request):
     )
     bots: dict[str, list[Bot]] = {}
     for bot in versions:
+        bot.smoke = smoke_lines(bot)
+        bot.manifest_description = (bot.manifest or {}).get("description", "")
         bots.setdefault(bot.name, []).append(bot)
-    return render(
-        request,
-        "submitted_bots/my_bots.html",
-        {
-            "bots": bots,
-            "limits": server_limits().describe(),
-            "refresh": REFRESH_SECONDS
-            if any(b.status == Bot.Status.VALIDATING for b in versions)
-            else None,
-        },
-    )
+    return {
+        "bots": bots,
+        "limits": server_limits().describe(),
+        "refresh": REFRESH_SECONDS
+        if any(b.status == Bot.Status.VALIDATING for b in versions)
+        else None,
+    }
+
+
+@login_required(login_url="web:login")
+def my_bots(request, extra_context=None):
+    if request.method == "POST":
+        return upload(request)
+    context = my_bots_context(request)
+    if extra_context is not None:
+        context.update(extra_context(request))
+    return render(request, "submitted_bots/my_bots.html", context)
 
 
 def upload(request):

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from engine.errors import OptionError
 from engine.plugins import registry
 from players.people import player_of
+from submitted_bots.models import Bot
 from tables.lobby import my_tables, open_tables
 from tables.table_words import ladder_words, manilhas, words_of
 from tournaments.models import Match
@@ -25,10 +26,26 @@ def play_lobby(request):
         {
             "variants": variants,
             "bots": sorted(reg.bots),
+            **opponent_bots(request.user),
             "open_tables": open_tables(player),
             "my_tables": my_tables(player),
         },
     )
+
+
+OTHERS_BOTS = 50
+
+
+def opponent_bots(user) -> dict:
+    """Besides the built-ins, the quick table offers the user's own ready versions and the
+    newest ready version of each other author's bot (those play tournaments in public)."""
+    ready = Bot.objects.enterable().filter(owner__isnull=False).select_related("owner")
+    own = list(ready.filter(owner=user).order_by("name", "-id"))
+    newest: dict[tuple[int, str], Bot] = {}
+    for bot in ready.exclude(owner=user).order_by("-id")[: OTHERS_BOTS * 4]:
+        newest.setdefault((bot.owner_id, bot.name), bot)
+    others = sorted(newest.values(), key=lambda b: b.label.lower())[:OTHERS_BOTS]
+    return {"own_bots": own, "others_bots": others}
 
 
 def play_table(request, pk: int):

@@ -62,4 +62,4 @@ def test_a_bundle_uploaded_from_my_bots_is_validated(
     assert row.get_attribute("data-status") in ("validating", "ready")
     page.wait_for_selector("tr[data-status=ready]", timeout=30_000)  # the page reloads itself
     text = page.locator("tr[data-status=ready]").inner_text()
-    assert "paulista 2p" in text and "normal 2" in text
+    assert "paulista 2p" in text and "2 played to the end" in text

@@ -89,7 +89,9 @@ def test_a_users_page_shows_bots_versions_ratings_and_recent_matches(played):
         entrant.bot.save()
     RatingFactory(player=bots[0].bot.player, variant="mineiro", mu=27.5, sigma=2.0)
     page = Client().get("/users/dora/").content.decode()
-    assert "dora-bot" in page and ">1<" in page and ">2<" in page
+    # Versions read as on My bots ("v1"), each a link to its page; the kind is named.
+    assert "dora-bot" in page and ">v1</a>" in page and ">v2</a>" in page
+    assert "registered plugin (random)" in page
     assert "27.5 ± 4.0" in page  # mu ± the 95% interval
     assert played.name in page and "won" in page
     assert Client().get("/users/nobody-here/").status_code == 404

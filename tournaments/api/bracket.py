@@ -68,7 +68,30 @@ def match_json(row: tuple, entrants: dict[int, dict[str, Any]]) -> dict[str, Any
         "points": [points_a, points_b],
         "games_played": games,
         "is_bye": b is None,
+        "tiebreak": tiebreak_of(winner, b, wins_a, wins_b, points_a, points_b),
     }
+
+
+def tiebreak(match: Match) -> str:
+    """Why the winner of a match tied in games won (engine/match_plan.py: more games, then
+    more points, then extra games), in words for the bracket card; "" when games decided."""
+    return tiebreak_of(
+        match.winner_id,
+        match.entrant_b_id,
+        match.wins_a,
+        match.wins_b,
+        match.points_a,
+        match.points_b,
+    )
+
+
+def tiebreak_of(winner, side_b, wins_a, wins_b, points_a, points_b) -> str:
+    """`tiebreak` of a match's plain values (the bracket reads rows, not models)."""
+    if winner is None or side_b is None or wins_a != wins_b:
+        return ""
+    if points_a != points_b:
+        return f"tied {wins_a}-{wins_b} in games, won on points {points_a}-{points_b}"
+    return f"tied {wins_a}-{wins_b} in games and points, won by extra games"
 
 
 def bracket_payload(tournament: Tournament, round_number: int | None = None) -> dict[str, Any]:
@@ -156,6 +179,7 @@ def waiting_slots(tournament: Tournament, existing: set[str]) -> list[dict[str, 
                 "points": [0, 0],
                 "games_played": 0,
                 "is_bye": False,
+                "tiebreak": "",
             }
         )
     return slots

@@ -619,10 +619,14 @@ class ReplaySerializer(serializers.Serializer):
 
 
 class StandingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text="1 is first; entrants sharing a place (an elimination's `placement`) share it"
+    )
     entrant = EntrantBriefSerializer()
     values = serializers.DictField(child=serializers.FloatField())
-    rating = serializers.CharField(help_text="mu ± interval of its players; '' if unrated")
+    rating = serializers.CharField(
+        allow_null=True, help_text="mu ± interval of its players in this variant; null if unrated"
+    )
 
 
 class WorkersSerializer(serializers.Serializer):
@@ -667,6 +671,9 @@ class BracketSlotSerializer(serializers.Serializer):
     is_bye = serializers.BooleanField()
     next = serializers.CharField(
         allow_null=True, help_text="the key of the match its winner plays next (a bracket's line)"
+    )
+    tiebreak = serializers.CharField(
+        help_text="why the winner of a match tied in games won (points, extra games); '' if not"
     )
 
 

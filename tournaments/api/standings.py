@@ -69,14 +69,23 @@ def compute(tournament: Tournament, played: int) -> dict[str, Any]:
         "progress": progress(played, total_matches(tournament, len(rows))),
         "rows": [
             {
-                "rank": row.rank,
+                "rank": shown_rank(row.rank, row.values, metrics),
                 "entrant": {"id": row.entrant_id, "name": row.name},
                 "values": row.values,
-                "rating": row.rating,
+                "rating": row.rating or None,
             }
             for row in rows
         ],
     }
+
+
+def shown_rank(rank: int, values: dict[str, float], metrics: list[str]) -> int:
+    """The rank a reader sees: where the format places entrants (an elimination's `placement`
+    first), that place itself, so that "#" and "Place" agree (four first-round losers of eight
+    are all 5th); the later metrics only order them within it. Otherwise the standings' rank."""
+    if metrics and metrics[0] == "placement" and values.get("placement") is not None:
+        return int(values["placement"])
+    return rank
 
 
 def standings_payload(tournament: Tournament) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from engine.plugins import registry
 from engine.spectator import replay_frames
@@ -23,6 +24,7 @@ from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
 from tournaments.api.permissions import IsOrganiserOrReadOnly
 from tournaments.api.standings import standings_payload
+from tournaments.api.standings_csv import StandingsCSVRenderer
 from tournaments.game_privacy import private_view, public_record
 from tournaments.models import Entrant, Game, Match, Round, Tournament
 from tournaments.seat_labels import seat_labels
@@ -170,11 +172,40 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         registration.check_may_end(self.get_object(), request.user, "cancel")
         return self._lifecycle(request, lifecycle.cancel)
 
-    @extend_schema(responses=serializers.StandingsSerializer, summary="Standings")
-    @action(detail=True, methods=["get"], permission_classes=[AllowAny])
+    @extend_schema(
+        responses={
+            (200, "application/json"): serializers.StandingsSerializer,
+            (200, "text/csv"): str,
+        },
+        parameters=[
+            OpenApiParameter(
+                "format",
+                str,
+                enum=["json", "csv"],
+                description="`csv`: the rows as CSV (rank, entrant, each metric, rating)",
+            )
+        ],
+        summary="Standings",
+        description="The tournament's standings, best first: each entrant's rank (entrants "
+        "sharing a place share it), its value of each metric (`metrics`, headed by "
+        "`metric_labels`, the tiebreaks in order) and its rating in the variant (null if "
+        "unrated); with the progress (matches played of those expected) and, while it runs, "
+        "whether a worker plays its matches. Anyone may read it; `?format=csv` downloads it.",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        permission_classes=[AllowAny],
+        renderer_classes=[*api_settings.DEFAULT_RENDERER_CLASSES, StandingsCSVRenderer],
+    )
     def standings(self, request, pk=None):
         tournament = self._plain_object()
-        return Response(standings_payload(tournament))
+        response = Response(standings_payload(tournament))
+        if getattr(request.accepted_renderer, "format", "") == "csv":
+            response["Content-Disposition"] = (
+                f'attachment; filename="standings-{tournament.pk}.csv"'
+            )
+        return response
 
     @extend_schema(
         responses=serializers.BracketSerializer,

@@ -61,8 +61,11 @@ def entrant_rows(context, entrants) -> SafeString:
                 f'<button type="submit" data-withdraw="{escape(entrant["name"])}">Withdraw</button>'
                 "</form>"
             )
+        name = escape(entrant["name"])
+        if entrant.get("bot_id"):  # the bot version's page
+            name = f'<a href="{escape(reverse("web:bot", args=[entrant["bot_id"]]))}">{name}</a>'
         lines.append(
-            f"<tr><td>{escape(entrant['name'])}</td><td>{kind}</td><td>{owners}</td>"
+            f"<tr><td>{name}</td><td>{kind}</td><td>{owners}</td>"
             f"<td>{escape(bot['label']) if bot else ''}</td><td>{button}</td></tr>"
         )
     return SafeString("\n".join(lines))
@@ -93,15 +96,27 @@ def bracket_matches(matches, match_url: str) -> SafeString:
         else:
             key = format_html("{}", m["key"])
         sides = []
-        for side, wins in ((m["a"], m["wins"][0]), (m["b"], m["wins"][1])):
+        for side, wins, shown in (
+            (m["a"], m["wins"][0], True),
+            (m["b"], m["wins"][1], not m.get("is_bye")),
+        ):
             won = bool(m["winner"] and side and m["winner"] == side["id"])
-            sides.append((" arena-winner" if won else "", wins if m["games_played"] else ""))
+            sides.append(
+                (" arena-winner" if won else "", wins if m["games_played"] and shown else "")
+            )
+        tiebreak = (
+            format_html('\n  <div class="arena-tiebreak">{}</div>', m["tiebreak"])
+            if m.get("tiebreak")
+            else ""
+        )
         boxes.append(
             format_html(
                 '<div class="arena-match arena-{}" data-key="{}"{}>\n'
                 '  <div class="arena-key">{} · {}</div>\n'
-                '  <div class="arena-side{}">{} <span>{}</span></div>\n'
-                '  <div class="arena-side{}">{} <span>{}</span></div>\n'
+                '  <div class="arena-side{}"><span class="arena-name">{}</span> '
+                '<span class="arena-score">{}</span></div>\n'
+                '  <div class="arena-side{}"><span class="arena-name">{}</span> '
+                '<span class="arena-score">{}</span></div>{}\n'
                 "</div>",
                 m["status"],
                 m["key"],
@@ -115,6 +130,7 @@ def bracket_matches(matches, match_url: str) -> SafeString:
                 sides[1][0],
                 m["b_label"],
                 sides[1][1],
+                tiebreak,
             )
         )
     return SafeString("\n".join(boxes))

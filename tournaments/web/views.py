@@ -3,12 +3,19 @@ small scripts that read the REST API."""
 
 from __future__ import annotations
 
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import F, Q
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from engine.plugins import registry
-from tournaments.api.bracket import bracket_payload
+from tournaments import registration
+from tournaments.api.bracket import bracket_payload, tiebreak
 from tournaments.api.standings import progress, standings_payload, standings_table, total_matches
+from tournaments.api.views import seat_names
+from tournaments.game_privacy import private_view
 from tournaments.heatmap import head_to_head
 from tournaments.models import Game, Match, Tournament
 from tournaments.scheduling import format_of
@@ -92,7 +99,9 @@ def round_to_show(request, tournament: Tournament) -> int | None:
 
 def match_detail(request, pk: int):
     match = get_object_or_404(
-        Match.objects.select_related("tournament", "round", "entrant_a", "entrant_b", "winner"),
+        Match.objects.select_related(
+            "tournament", "round", "entrant_a__bot", "entrant_b__bot", "winner"
+        ),
         pk=pk,
     )
     games = list(Game.objects.filter(match=match).defer("record").order_by("index"))
@@ -110,6 +119,8 @@ def match_detail(request, pk: int):
             "match": match,
             "games": games,
             "has_humans": has_humans,
+            "may_read_logs": may_read_logs(request.user, match),
+            "tiebreak": tiebreak(match),
             # The seed once the match is over, its commitment always (docs/security.md).
             "deal": seed_fields(match.seed, match_seed_revealed(match)),
         },
@@ -124,9 +135,82 @@ def seat_list(team: int, players: int) -> str:
 
 def replay(request, pk: int):
     game = get_object_or_404(
-        Game.objects.select_related("match__tournament").defer("record"), pk=pk
+        Game.objects.select_related(
+            "match__tournament", "match__entrant_a__bot", "match__entrant_b__bot"
+        ).defer("record"),
+        pk=pk,
     )
-    return render(request, "tournaments/replay.html", {"game": game, "match": game.match})
+    return render(
+        request,
+        "tournaments/replay.html",
+        {
+            "game": game,
+            "match": game.match,
+            "may_read_logs": may_read_logs(request.user, game.match),
+        },
+    )
 
 
-# --- accounts and play ---------------------------------------------------------------------
+def open_tournaments(request):
+    """The competitions a signed-in user may enter now (drafts open for registration, before
+    their deadline, with room left), soonest deadline first."""
+    now = timezone.now()
+    drafts = (
+        Tournament.objects.with_progress()
+        .filter(
+            kind=Tournament.Kind.COMPETITION,
+            status=Tournament.Status.DRAFT,
+            registration_open=True,
+        )
+        .filter(Q(registration_deadline__isnull=True) | Q(registration_deadline__gt=now))
+        .order_by(F("registration_deadline").asc(nulls_last=True), "-created_at")
+    )
+    rows = [
+        {"tournament": t, "registration": registration.registration_summary(t, t.entrant_count)}
+        for t in drafts[:200]
+    ]
+    rows = [r for r in rows if r["registration"]["open"]]
+    return render(request, "tournaments/open_tournaments.html", {"rows": rows})
+
+
+def game_logs(request, pk: int):
+    """A game's private part as a page: the logs of the seats of the visitor's own bots (all
+    seats for staff), and a forfeit's own message; the API's /api/games/{id}/logs/ as HTML."""
+    game = get_object_or_404(
+        Game.objects.select_related(
+            "match__tournament", "match__entrant_a__bot", "match__entrant_b__bot"
+        ),
+        pk=pk,
+    )
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), login_url="web:login")
+    view = private_view(game, request.user)
+    if view is None:
+        raise PermissionDenied("only the owners of this game's bots, and staff, read its logs")
+    names = {s["seat"]: s["name"] for s in seat_names(game)}
+    logs = [
+        {
+            "seat": seat,
+            "name": names.get(seat, f"seat {seat}"),
+            "text": view["logs"].get(str(seat), ""),
+        }
+        for seat in view["seats"]
+    ]
+    return render(
+        request,
+        "tournaments/game_logs.html",
+        {"game": game, "match": game.match, "view": view, "logs": logs},
+    )
+
+
+def may_read_logs(user, match: Match) -> bool:
+    """Whether the match's games link to their logs for `user`: staff, or the owner of a bot
+    that played it (the logs page shows them their own bot's seats only)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return any(
+        e is not None and e.bot_id is not None and e.bot.owner_id == user.pk
+        for e in (match.entrant_a, match.entrant_b)
+    )

@@ -350,9 +350,11 @@
       if (state.rematch) buttons.push(el("button", { class: "bet", id: "rematch", onclick: rematch }, gettext("Rematch")));
       buttons.push(el("a", { href: "/play/" }, gettext("Back to the tables")));
       overBox.className = "game-over" + (g.you_won ? " won" : g.you_lost ? " lost" : "");
+      const w = g.score[1] > g.score[0] ? 1 : 0;
       fill(overBox,
         el("h2", { id: "winner" }, g.headline),
-        el("p", { class: "score", id: "final-score" }, g.teams[0] + " " + g.score[0] + " · " + g.score[1] + " " + g.teams[1]),
+        // Winner first, as the headline gives the score ("heuristic won the game, 13-0").
+        el("p", { class: "score", id: "final-score" }, g.teams[w] + " " + g.score[w] + " · " + g.score[1 - w] + " " + g.teams[1 - w]),
         g.termination !== "normal" ? el("p", { class: "meta" }, gettext(g.termination)) : null,
         g.replay ? el("p", {}, el("a", { href: g.replay, id: "replay-link" }, gettext("Watch the replay of this game"))) :
           el("p", { class: "meta" }, gettext("The replay is ready once the match ends.")),
@@ -424,6 +426,8 @@
       const deck = state.table ? state.table.deck : "";
       const manilhas = state.table ? manilhasOf(state.table) : new Set();
       const groups = { card: [], bet: [], answer: [], other: [] };
+      const hand = ((state.observations || {})[String(seat)] || {}).hand || [];
+      const inHand = (code) => (hand.indexOf(code) < 0 ? hand.length : hand.indexOf(code));
       const covers = {};
       for (const c of list) if (c.action.startsWith("cover ")) covers[c.label] = c;
       for (const c of list) {
@@ -431,7 +435,7 @@
         if (c.action.startsWith("play ") && !c.label.startsWith("#")) {
           const tile = card(c.label, deck, { tag: "button", class: manilhas.has(c.label) ? "manilha" : "", onclick: () => act(c.action, seat), "data-action": c.action, title: c.hint });
           const cover = covers[c.label];
-          groups.card.push(el("div", { class: "card-choice" }, tile,
+          groups.card.push(el("div", { class: "card-choice", "data-hand": inHand(c.label) }, tile,
             cover ? el("button", { class: "cover", "data-action": cover.action, title: cover.hint, onclick: () => act(cover.action, seat) }, gettext("cover")) : null));
         } else {
           const cls = c.group === "card" ? "play-slot" : c.group === "answer" ? (c.action === "refuse" ? "answer refuse" : "answer") : c.group === "other" ? "other" : "bet";
@@ -439,6 +443,9 @@
             el("span", { class: "label" }, c.label), c.hint ? el("small", {}, c.hint) : null));
         }
       }
+      // The card buttons in the order of the cards in your hand on the board (not the legal
+      // actions' sorted order): the same cards, read the same way.
+      groups.card.sort((a, b) => Number(a.dataset.hand) - Number(b.dataset.hand));
       const titles = { card: gettext("Your cards"), bet: gettext("Bets"), answer: gettext("Answer"), other: gettext("Other") };
       for (const [group, nodes] of Object.entries(groups)) {
         if (nodes.length) actions.append(el("fieldset", { class: "group group-" + group }, el("legend", {}, titles[group]), nodes));

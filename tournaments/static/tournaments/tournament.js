@@ -35,7 +35,8 @@
               el("div", { class: "arena-key" },
                 m.match ? el("a", { href: matchUrl.replace("/0/", "/" + m.match + "/") }, m.key) : m.key,
                 " · " + m.status),
-              side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1))))))));
+              side(m, m.a, m.a_label, 0), side(m, m.b, m.b_label, 1),
+              m.tiebreak ? el("div", { class: "arena-tiebreak" }, m.tiebreak) : "")))))));
     }
     if (!bracket.sections.length) container.append(el("p", {}, gettext("No matches yet.")));
     if (window.Arena.drawBracketLines) window.Arena.drawBracketLines(container);
@@ -43,8 +44,9 @@
 
   function side(m, entrant, label, i) {
     const won = m.winner && entrant && m.winner === entrant.id;
-    return el("div", { class: "arena-side" + (won ? " arena-winner" : "") }, label,
-      el("span", {}, m.games_played && !(i === 1 && m.is_bye) ? m.wins[i] : ""));
+    return el("div", { class: "arena-side" + (won ? " arena-winner" : "") },
+      el("span", { class: "arena-name" }, label), " ",
+      el("span", { class: "arena-score" }, m.games_played && !(i === 1 && m.is_bye) ? m.wins[i] : ""));
   }
 
   function drawRoundLinks(rounds, shown) {
