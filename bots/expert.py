@@ -21,7 +21,7 @@ from __future__ import annotations
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 
-from .heuristic import ENVIDO_CALLS, HeuristicPolicy, learn
+from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
 from .mcts import MctsBot
 from .profile import OpponentProfile
 
@@ -38,6 +38,8 @@ class ExpertBot(MctsBot):
         self.profile = OpponentProfile()
         self.adaptive = HeuristicPolicy(profile=self.profile)
         self.game_no = 0
+        self._fitted_key = None
+        self._fitted = self.policy
 
     def new_game(self, *, seat, rng) -> None:
         super().new_game(seat=seat, rng=rng)
@@ -50,6 +52,26 @@ class ExpertBot(MctsBot):
 
     def on_game_end(self, observation: Observation) -> None:
         learn(self.profile, observation, self.game_no)
+
+    def opponent_policy(self) -> HeuristicPolicy:
+        """The heuristic with thresholds moved towards what the other team was seen to do: a
+        side that runs from most bets runs from more of them in the walks, one that bets most
+        hands bets on less, one that raises often raises on less."""
+        p = self.profile
+        refuse = p.refuse_rate.value
+        bets = p.truco_rate.value
+        raises = p.raise_rate.value
+        fitted = Thresholds(
+            call=min(0.9, max(0.4, 0.68 - 1.2 * (bets - 0.2))),
+            bluff=min(0.5, max(0.0, 0.08 + 0.8 * (bets - 0.2))),
+            doubt=min(0.4, max(-0.2, 0.1 + 0.6 * (refuse - 0.5))),
+            raise_=min(0.95, max(0.5, 0.8 - 1.0 * (raises - 0.1))),
+        )
+        key = (fitted.call, fitted.bluff, fitted.doubt, fitted.raise_)
+        if key != self._fitted_key:
+            self._fitted_key = key
+            self._fitted = HeuristicPolicy(fitted)
+        return self._fitted
 
     def act(self, observation: Observation) -> str:
         legal = observation.legal

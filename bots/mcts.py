@@ -188,10 +188,16 @@ class MctsBot(Bot):
             return base  # the search is not sure enough to overrule the heuristic
         return best
 
+    def opponent_policy(self) -> HeuristicPolicy:
+        """The model of the other team's seats in the walks (the heuristic; a subclass may fit
+        it to what it saw of them)."""
+        return self.policy
+
     def _walk(self, root: Node, state: GameState, me: int, team: int, table, rules, rng) -> float:
         """One walk below a root action: UCB on my own decision points (one new node per walk),
         every other seat by the heuristic, to the end of the hand; returns its value."""
         policy = self.policy
+        opponents = self.opponent_policy()
         c = self.exploration
         noise = self.noise
         node = root
@@ -223,7 +229,8 @@ class MctsBot(Bot):
             if noise and rng.random() < noise:
                 action = rng.choice(state.legal_actions())
             else:
-                action = policy.decide(state.observation(seat), rng, rules)
+                model = policy if seat % 2 == team else opponents
+                action = model.decide(state.observation(seat), rng, rules)
             state = state.apply(action)
             if expanding:
                 # What I saw of another seat's action leads to my next decision point.

@@ -101,7 +101,7 @@ def rows(args) -> Iterator[str]:
     example = EXAMPLE if Path(EXAMPLE).is_dir() and not args.no_example else None
     for setting in settings(args.variant):
         for a, b in matchups(example):
-            if args.bot and a not in args.bot and b not in args.bot:
+            if args.bot and not (a in args.bot and b in args.bot):
                 continue
             if not plays(b, setting):
                 continue
@@ -136,7 +136,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs per line")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variant", action="append", help="only these variants")
-    parser.add_argument("--bot", action="append", help="only the lines with these bots")
+    parser.add_argument(
+        "--bot", action="append", help="only the matchups between these bots (give two or more)"
+    )
     parser.add_argument("--no-example", action="store_true", help="leave out the example bot")
     parser.add_argument("--write", metavar="FILE", help="put the table in FILE between markers")
 
@@ -144,8 +146,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run_strength(args) -> int:
     if args.pairs < 1:
         raise StrengthError("--pairs must be at least 1")
-    if args.write and not Path(args.write).is_file():
-        raise StrengthError(f"no such file: {args.write}")
+    if args.write:
+        if not Path(args.write).is_file():
+            raise StrengthError(f"no such file: {args.write}")
+        text = Path(args.write).read_text(encoding="utf-8")
+        if BEGIN not in text or END not in text:  # said before hours of games, not after
+            raise StrengthError(
+                f"{args.write} has no {BEGIN} ... {END} lines to write the table between"
+            )
     table = list(HEADER)
     print("\n".join(HEADER), flush=True)
     for row in rows(args):
