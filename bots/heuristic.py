@@ -162,8 +162,14 @@ class HeuristicPolicy:
         p = max(0.0, self.chance(obs, rules) - self.doubt(obs))
         if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
             return "accept" if p >= 0.5 else "refuse"
+        first_bet = obs.stake == rules.ladder[0]
         if self.playing_for(rules, obs, p, obs.pending) < self.giving(rules, obs, obs.stake):
-            if "truco" in legal and self.profile is not None and len(obs.results) <= 1:
+            if (
+                "truco" in legal
+                and self.profile is not None
+                and first_bet
+                and len(obs.results) <= 1
+            ):
                 folds = self.profile.reraise_fold.value
                 if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
                     return "truco"
@@ -172,9 +178,9 @@ class HeuristicPolicy:
         if self.profile is not None:
             # Against a side that bets most hands, a bet says little: raise it on less.
             raise_at = max(0.6, raise_at - 0.8 * max(0.0, self.profile.truco_rate.value - 0.25))
-        if "truco" in legal and p >= raise_at:
+        if "truco" in legal and p >= raise_at + 0.08 * their_raises(obs):
             return "truco"
-        if "truco" in legal and self.profile is not None and len(obs.results) <= 1:
+        if "truco" in legal and self.profile is not None and first_bet and len(obs.results) <= 1:
             # A side that runs from our raises bets hands it cannot hold: raise it back.
             folds = self.profile.reraise_fold.value
             if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
@@ -191,9 +197,9 @@ class HeuristicPolicy:
         p = self.profile
         if p is None:
             return doubt
-        raised = any(a == "truco" and s % 2 == obs.team for s, a in obs.history)
-        if raised:  # a raise over our own bet
-            doubt += 0.1 + 0.5 * (p.raise_win.value - 0.75)
+        raises = their_raises(obs)
+        if raises:  # a raise war: each raise over our bet says more, as much as theirs held
+            return min(0.6, doubt + raises * (0.12 + 0.6 * (p.raise_win.value - 0.75)))
         doubt += 0.5 * (p.called_win.value - 0.65) - 0.6 * (p.truco_rate.value - 0.2)
         return min(0.4, max(-0.15, doubt))
 
@@ -318,6 +324,20 @@ def envido_win_chance(points: int, last_call: str, chain: int, mano: bool, profi
         centre += 6.0 * (profile.envido_win.value - 0.6)
     edge = points + (0.5 if mano else -0.5) - centre
     return 1.0 / (1.0 + math.exp(-edge / 1.8))
+
+
+def their_raises(obs: Observation) -> int:
+    """The other team's trucos this hand made over a truco of ours."""
+    ours = False
+    count = 0
+    for seat, action in obs.history:
+        if action != "truco":
+            continue
+        if seat % 2 == obs.team:
+            ours = True
+        elif ours:
+            count += 1
+    return count
 
 
 def partner_quality(obs: Observation, quality) -> float:
