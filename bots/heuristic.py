@@ -159,7 +159,17 @@ class HeuristicPolicy:
     def answer(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
         """Accept, refuse or raise a bet: compare what accepting is worth with what running
         gives away, at this score."""
-        p = max(0.0, self.chance(obs, rules) - self.doubt(obs))
+        late = not obs.hand and obs.trick
+        if late and self.profile is not None:
+            # They bet having seen all our cards: our card holds as often as their late bets
+            # failed (twice that of a card that beats everything, at most the card's chance).
+            q = self.chance(obs, rules)
+            p = min(q, 2.0 * q * (1.0 - self.profile.late_win.value))
+        else:
+            p = max(0.0, self.chance(obs, rules) - self.doubt(obs))
+        exploring = late and self.profile is not None and self.profile.late_win.total < 8
+        if exploring and rng.random() < 0.2:
+            return "accept"  # to learn whether their late bets hold: costs a few points
         if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
             return "accept" if p >= 0.5 else "refuse"
         first_bet = obs.stake == rules.ladder[0]
@@ -191,10 +201,10 @@ class HeuristicPolicy:
         """How much a bet of the other side says against our cards: a bet made after seeing all
         ours says the most; the profile says how often this side's bets held, and how often it
         bets at all."""
-        if not obs.hand and obs.trick:
-            return 0.35  # they bet knowing the card we left on the trick
-        doubt = self.t.doubt
         p = self.profile
+        if not obs.hand and obs.trick:  # they bet knowing the card we left on the trick
+            return 0.35 if p is None else 0.5 * p.late_win.value - 0.05
+        doubt = self.t.doubt
         if p is None:
             return doubt
         raises = their_raises(obs)

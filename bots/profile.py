@@ -49,6 +49,9 @@ class OpponentProfile:
         self.called_win = Rate(0.65, 6)
         # When they raised a truco of ours and we accepted: how often they won it.
         self.raise_win = Rate(0.75, 4)
+        # Their truco made once our team had played all its cards (they saw every one), when
+        # we accepted: how often they won it. Few bots bet there on nothing; some do.
+        self.late_win = Rate(0.8, 3)
         # When we raised a truco of theirs: how often they ran from the raise.
         self.reraise_fold = Rate(0.62, 4)
         # Argentino: how often they open an envido chain, and win one we accepted.
@@ -70,8 +73,12 @@ class OpponentProfile:
         theirs_scored = points[1 - my_team] > points[my_team]
         ended_by_refusal = history[-1][1] in ("refuse", "fold")
         opened = opened_envido = False
+        players = max(2, len({s for s, _ in history}))
+        ours_played = 0
         for i, (seat, action) in enumerate(history):
             theirs = seat % 2 != my_team
+            if not theirs and action.startswith(("play", "cover", "pair")):
+                ours_played += 1
             answer = _answer_after(history, i, seat)
             if action == "truco":
                 if theirs and not opened:
@@ -82,7 +89,10 @@ class OpponentProfile:
                     over_theirs = any(a == "truco" for s, a in history[:i] if s % 2 != my_team)
                     if over_theirs:
                         self.reraise_fold.add(answer == "refuse")
-                if theirs and answer == "accept" and not ended_by_refusal:
+                late = ours_played >= 3 * (players // 2)
+                if theirs and late and answer == "accept":
+                    self.late_win.add(theirs_scored)
+                if theirs and answer == "accept" and not ended_by_refusal and not late:
                     # their bet, called: did it hold? (a raise of theirs over ours counts apart)
                     raised_ours = i > 0 and any(
                         a == "truco" for s, a in history[:i] if s % 2 == my_team
