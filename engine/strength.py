@@ -46,7 +46,7 @@ class Setting:
         return f"{self.variant}{preset}, {self.players} players"
 
 
-def settings(only: list[str] | None) -> list[Setting]:
+def settings(only: list[str] | None, only_players: list[int] | None = None) -> list[Setting]:
     """Every registered variant at each player count it allows (Argentino with flor too)."""
     reg = registry()
     out = []
@@ -55,6 +55,8 @@ def settings(only: list[str] | None) -> list[Setting]:
             continue
         variant = reg.variant(name)
         for players in variant.players:
+            if only_players and players not in only_players:
+                continue
             out.append(Setting(name, players))
             if FLOR_PRESET in variant.presets:
                 out.append(Setting(name, players, FLOR_PRESET))
@@ -99,7 +101,7 @@ def measure(a: str, b: str, setting: Setting, pairs: int, seed: int) -> Tally:
 
 def rows(args) -> Iterator[str]:
     example = EXAMPLE if Path(EXAMPLE).is_dir() and not args.no_example else None
-    for setting in settings(args.variant):
+    for setting in settings(args.variant, args.players):
         for a, b in matchups(example):
             if args.bot and not (a in args.bot and b in args.bot):
                 continue
@@ -136,6 +138,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs per line")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variant", action="append", help="only these variants")
+    parser.add_argument("--players", type=int, action="append", help="only these player counts")
     parser.add_argument(
         "--bot", action="append", help="only the matchups between these bots (give two or more)"
     )
