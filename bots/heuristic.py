@@ -15,6 +15,7 @@ cheap (a few microseconds per decision).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -32,6 +33,7 @@ from .knowledge import (
     side_bet_points,
     trick_standing,
 )
+from .profile import OpponentProfile
 
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 
@@ -53,8 +55,13 @@ class Thresholds:
 class HeuristicPolicy:
     """Decisions from an observation alone; stateless apart from its thresholds."""
 
-    def __init__(self, thresholds: Thresholds | None = None):
+    def __init__(
+        self, thresholds: Thresholds | None = None, profile: OpponentProfile | None = None
+    ):
         self.t = thresholds or Thresholds()
+        # What this match taught about the other team (None: plays its fixed thresholds, as the
+        # search's model of the table does).
+        self.profile = profile
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
@@ -137,22 +144,74 @@ class HeuristicPolicy:
         if level + 1 >= len(rules.ladder):
             return False
         accepted = self.playing_for(rules, obs, p, rules.ladder[level + 1])
-        if p >= self.t.call and accepted >= self.playing_for(rules, obs, p, obs.stake):
+        call, bluff = self.t.call, self.t.bluff
+        if self.profile is not None:
+            # A side that runs from most bets pays for every bluff; one that calls them all
+            # pays only for good hands.
+            folds = self.profile.refuse_rate.value
+            call = min(0.85, max(0.5, call - 0.4 * (folds - 0.5)))
+            bluff = min(0.6, max(0.0, bluff + 1.2 * (folds - 0.5)))
+        if p >= call and accepted >= self.playing_for(rules, obs, p, obs.stake):
             return True
         # A bluff: only early in the hand, where the other side cannot yet read it.
-        return p < self.t.bluff_below and len(obs.results) <= 1 and rng.random() < self.t.bluff
+        return p < self.t.bluff_below and len(obs.results) <= 1 and rng.random() < bluff
 
     def answer(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
         """Accept, refuse or raise a bet: compare what accepting is worth with what running
         gives away, at this score."""
-        p = max(0.0, self.chance(obs, rules) - self.t.doubt)
+        late = not obs.hand and obs.trick
+        if late and self.profile is not None:
+            # They bet having seen all our cards: our card holds as often as their late bets
+            # failed (twice that of a card that beats everything, at most the card's chance).
+            q = self.chance(obs, rules)
+            p = min(q, 2.0 * q * (1.0 - self.profile.late_win.value))
+        else:
+            p = max(0.0, self.chance(obs, rules) - self.doubt(obs))
+        exploring = late and self.profile is not None and self.profile.late_win.total < 8
+        if exploring and rng.random() < 0.2:
+            return "accept"  # to learn whether their late bets hold: costs a few points
         if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
             return "accept" if p >= 0.5 else "refuse"
+        first_bet = obs.stake == rules.ladder[0]
         if self.playing_for(rules, obs, p, obs.pending) < self.giving(rules, obs, obs.stake):
+            if (
+                "truco" in legal
+                and self.profile is not None
+                and first_bet
+                and len(obs.results) <= 1
+            ):
+                folds = self.profile.reraise_fold.value
+                if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
+                    return "truco"
             return "refuse"
-        if "truco" in legal and p >= self.t.raise_:
+        raise_at = self.t.raise_
+        if self.profile is not None:
+            # Against a side that bets most hands, a bet says little: raise it on less.
+            raise_at = max(0.6, raise_at - 0.8 * max(0.0, self.profile.truco_rate.value - 0.25))
+        if "truco" in legal and p >= raise_at + 0.08 * their_raises(obs):
             return "truco"
+        if "truco" in legal and self.profile is not None and first_bet and len(obs.results) <= 1:
+            # A side that runs from our raises bets hands it cannot hold: raise it back.
+            folds = self.profile.reraise_fold.value
+            if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
+                return "truco"
         return "accept"
+
+    def doubt(self, obs: Observation) -> float:
+        """How much a bet of the other side says against our cards: a bet made after seeing all
+        ours says the most; the profile says how often this side's bets held, and how often it
+        bets at all."""
+        p = self.profile
+        if not obs.hand and obs.trick:  # they bet knowing the card we left on the trick
+            return 0.35 if p is None else 0.5 * p.late_win.value - 0.05
+        doubt = self.t.doubt
+        if p is None:
+            return doubt
+        raises = their_raises(obs)
+        if raises:  # a raise war: each raise over our bet says more, as much as theirs held
+            return min(0.6, doubt + raises * (0.12 + 0.6 * (p.raise_win.value - 0.75)))
+        doubt += 0.5 * (p.called_win.value - 0.65) - 0.6 * (p.truco_rate.value - 0.2)
+        return min(0.4, max(-0.15, doubt))
 
     def envido(self, obs: Observation, legal) -> str | None:
         """Envido calls and answers by the seat's envido points (seed 002's advice)."""
@@ -169,11 +228,30 @@ class HeuristicPolicy:
         if points >= t.envido and "envido" in legal:
             return "envido"
         if pending:
+            if "accept" in obs.bet_values and "refuse" in obs.bet_values:
+                return self.envido_answer(obs, points)
             needed = t.accept_envido
             if "falta_envido" in obs.extra.get("envido_calls", ()):
                 needed = t.accept_falta  # the game may hang on it
             return "accept" if points >= needed else "refuse"
         return None
+
+    def envido_answer(self, obs: Observation, points: int) -> str:
+        """Accept an envido chain when what it is worth if won and lost (the observation's
+        `bet_values`: a falta envido may be the game), weighed by the chance our points beat a
+        caller's, is worth more at this score than what refusing concedes."""
+        calls = list(obs.extra.get("envido_calls", ())) or ["envido"]
+        p = envido_win_chance(points, calls[-1], len(calls), obs.mano == obs.seat, self.profile)
+        rules = rules_for(obs)
+        table = win_table(rules)
+        mine, theirs = self.scores(obs)
+        values = obs.bet_values
+        accept = values["accept"]
+        take = p * win_chance(table, mine + accept.get("won", 0), theirs) + (1 - p) * win_chance(
+            table, mine, theirs + accept.get("lost", 0)
+        )
+        run = win_chance(table, mine, theirs + values["refuse"].get("conceded", 0))
+        return "accept" if take >= run else "refuse"
 
     def pair(self, obs: Observation, rules: TrucoRules, legal) -> str:
         """Mineiro's showdown: the best card face up, the other face down."""
@@ -242,6 +320,36 @@ class HeuristicPolicy:
         return rng.choice(quiet or list(obs.legal))
 
 
+# Where a caller's envido points usually lie, by the last call of the chain (a caller bets good
+# points; a longer chain, more so).
+CALLER_POINTS = {"envido": 27.0, "real_envido": 28.5, "falta_envido": 29.5}
+
+
+def envido_win_chance(points: int, last_call: str, chain: int, mano: bool, profile) -> float:
+    """The chance that `points` beat the envido of the side that made this chain (the mano
+    wins ties), from a logistic spread around what callers usually hold; a profile whose
+    chains held more often than usual moves the spread up."""
+    centre = CALLER_POINTS.get(last_call, 27.0) + 0.7 * (chain - 1)
+    if profile is not None:
+        centre += 6.0 * (profile.envido_win.value - 0.6)
+    edge = points + (0.5 if mano else -0.5) - centre
+    return 1.0 / (1.0 + math.exp(-edge / 1.8))
+
+
+def their_raises(obs: Observation) -> int:
+    """The other team's trucos this hand made over a truco of ours."""
+    ours = False
+    count = 0
+    for seat, action in obs.history:
+        if action != "truco":
+            continue
+        if seat % 2 == obs.team:
+            ours = True
+        elif ours:
+            count += 1
+    return count
+
+
 def partner_quality(obs: Observation, quality) -> float:
     """The quality of the best card my partners have on the current trick."""
     mine = obs.team
@@ -256,14 +364,36 @@ class HeuristicBot(Bot):
     cheapest card that does, bets and answers bets by thresholds on its chance to win (the
     thresholds are its parameters), and bluffs now and then."""
 
-    parameters = tuple(Thresholds.__dataclass_fields__)
+    parameters = (*Thresholds.__dataclass_fields__, "adapt")
+    match_memory = True  # its profile of the other team lasts the match
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.policy = HeuristicPolicy(Thresholds(**self.params))
+        params = dict(self.params)
+        adapt = params.pop("adapt", True)
+        self.profile = OpponentProfile() if adapt else None
+        self.policy = HeuristicPolicy(Thresholds(**params), self.profile)
+        self.game_no = 0
+
+    def new_game(self, *, seat, rng) -> None:
+        super().new_game(seat=seat, rng=rng)
+        self.game_no += 1
 
     def act(self, observation: Observation) -> str:
         return self.policy.decide(observation, self.rng)
+
+    def on_hand_end(self, observation: Observation) -> None:
+        learn(self.profile, observation, self.game_no)
+
+    def on_game_end(self, observation: Observation) -> None:
+        learn(self.profile, observation, self.game_no)
+
+
+def learn(profile: OpponentProfile | None, observation: Observation, game_no: int) -> None:
+    """Count the hand that just ended (an observation's `previous_hand`) in the profile."""
+    hand = observation.previous_hand
+    if profile is not None and hand:
+        profile.learn(observation.team, hand, key=(game_no, hand.get("hand_no")))
 
 
 @hookimpl

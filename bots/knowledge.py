@@ -164,6 +164,20 @@ def hand_win_chance(
             chances[0] = quality.get(ordered[0], 0.5) ** to_play if to_play else 1.0
         else:
             chances[0] = 0.0
+    elif obs.trick and not ordered:
+        # Nothing left to play: the trick hangs on whether the cards still to come beat ours.
+        opp, own = trick_standing(obs, strength)
+        to_play = sum(1 for s in range(players) if s & 1 != mine) - sum(
+            1 for s, _, _ in obs.trick if s & 1 != mine
+        )
+        if own <= opp:
+            chances = [0.0]
+        else:
+            best_own = max(
+                (quality.get(c, 0.5) for s, c, cov in obs.trick if s & 1 == mine and c and not cov),
+                default=0.0,
+            )
+            chances = [best_own**to_play if to_play else 1.0]
     return _chance_from(won, lost, tied, first, mine, chances)
 
 

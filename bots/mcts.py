@@ -122,14 +122,29 @@ class MctsBot(Bot):
         hand_start = self.start_score(observation)
         if len(legal) == 1:
             return legal[0]
+        base = self.policy.decide(observation, self.rng, rules_for(observation))
+        return self.search(observation, base, hand_start=hand_start)
+
+    def search(
+        self,
+        observation: Observation,
+        base: str,
+        exclude: tuple[str, ...] = (),
+        hand_start: tuple[int, int] | None = None,
+    ) -> str:
+        """The searched move, or `base` unless the search is sure enough of a better one;
+        actions in `exclude` are not searched (a subclass decides them otherwise)."""
+        if hand_start is None:
+            hand_start = self.start_score(observation)
+        legal = observation.legal
         started = time.perf_counter()
         rules = rules_for(observation)
         # Folding is never better than playing on and refusing the next bet, so it is not
         # searched (it stays for a seat that has nothing else).
-        candidates = [a for a in legal if a != "fold"] or list(legal)
-        base = self.policy.decide(observation, self.rng, rules)
+        candidates = [a for a in legal if a != "fold" and a not in exclude] or list(legal)
         if len(candidates) == 1:
             return candidates[0]
+        self.stopped = False
         deadline = None
         if self.time_ms is not None:
             deadline = started + max(0.0, self.time_ms / 1000.0 - MARGIN_S)
@@ -143,6 +158,7 @@ class MctsBot(Bot):
         limit = self.iterations if self.iterations is not None else 10**9
         while walks < limit:
             if deadline is not None and walks and time.perf_counter() >= deadline:
+                self.stopped = True
                 break
             world = sampler.sample(self.rng)
             if world is None:
@@ -172,10 +188,16 @@ class MctsBot(Bot):
             return base  # the search is not sure enough to overrule the heuristic
         return best
 
+    def opponent_policy(self) -> HeuristicPolicy:
+        """The model of the other team's seats in the walks (the heuristic; a subclass may fit
+        it to what it saw of them)."""
+        return self.policy
+
     def _walk(self, root: Node, state: GameState, me: int, team: int, table, rules, rng) -> float:
         """One walk below a root action: UCB on my own decision points (one new node per walk),
         every other seat by the heuristic, to the end of the hand; returns its value."""
         policy = self.policy
+        opponents = self.opponent_policy()
         c = self.exploration
         noise = self.noise
         node = root
@@ -207,7 +229,8 @@ class MctsBot(Bot):
             if noise and rng.random() < noise:
                 action = rng.choice(state.legal_actions())
             else:
-                action = policy.decide(state.observation(seat), rng, rules)
+                model = policy if seat % 2 == team else opponents
+                action = model.decide(state.observation(seat), rng, rules)
             state = state.apply(action)
             if expanding:
                 # What I saw of another seat's action leads to my next decision point.

@@ -24,6 +24,7 @@ from .arena import (
 )
 from .cli_game import add_game_arguments, positive_int
 from .errors import TrucoError
+from .strength import add_arguments as add_strength_arguments
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,6 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_arguments(arena)
 
     sub.add_parser("variants", help="list the registered variants, their options and presets")
+
+    strength = sub.add_parser(
+        "strength",
+        help="the table of strength of docs/bots.md: every built-in bot against every other, "
+        "in every variant (engine/strength.py)",
+    )
+    add_strength_arguments(strength)
 
     new_bot = sub.add_parser(
         "new-bot",
@@ -150,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
             from .arena import run_arena
 
             return run_arena(args)
+        if args.command == "strength":
+            from .strength import run_strength
+
+            return run_strength(args)
         if args.command == "bench":
             from .bench import run_bench
 

@@ -18,7 +18,7 @@ from tests.test_conformance import CASES, random_game
 FEW = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 # Small budgets: these tests are about legality, not strength.
-PARAMS = {"mcts": {"iterations": 8, "time_ms": None}}
+PARAMS = {"mcts": {"iterations": 8, "time_ms": None}, "expert": {"iterations": 8, "time_ms": None}}
 
 
 def visited_states(name, players, preset, seed, choice_seed, count=6):

@@ -1,0 +1,119 @@
+"""What a bot learns about its opponents from the hands of this match (a bot with
+`match_memory` keeps one `OpponentProfile` across the games of a match).
+
+Only what everyone saw is counted (each hand's public `previous_hand`: its history and the
+points each team scored), never a card of a deal, so the second game of a duplicate pair, which
+repeats the deals, teaches nothing a person at the table would not know.
+
+Every rate is a mean with a prior (a few imaginary hands at a typical value), so a bot starts from
+ordinary play and moves away from it only as the evidence grows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+BETS = ("truco",)
+ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+
+
+@dataclass
+class Rate:
+    """A proportion with a prior: `prior` counted as `weight` observations."""
+
+    prior: float
+    weight: float
+    hits: float = 0.0
+    total: float = 0.0
+
+    def add(self, hit: bool) -> None:
+        self.total += 1
+        self.hits += 1.0 if hit else 0.0
+
+    @property
+    def value(self) -> float:
+        return (self.hits + self.prior * self.weight) / (self.total + self.weight)
+
+
+class OpponentProfile:
+    """The other team's tendencies, from the hands seen so far in the match."""
+
+    def __init__(self):
+        # How often they open a truco in a hand (a bot betting its good hands only: about 0.2).
+        self.truco_rate = Rate(0.2, 10)
+        # How often they refuse a truco of ours, and raise it.
+        self.refuse_rate = Rate(0.5, 6)
+        self.raise_rate = Rate(0.1, 6)
+        # When we accepted a truco of theirs and the hand was played out: how often they won it.
+        self.called_win = Rate(0.65, 6)
+        # When they raised a truco of ours and we accepted: how often they won it.
+        self.raise_win = Rate(0.75, 4)
+        # Their truco made once our team had played all its cards (they saw every one), when
+        # we accepted: how often they won it. Few bots bet there on nothing; some do.
+        self.late_win = Rate(0.8, 3)
+        # When we raised a truco of theirs: how often they ran from the raise.
+        self.reraise_fold = Rate(0.62, 4)
+        # Argentino: how often they open an envido chain, and win one we accepted.
+        self.envido_rate = Rate(0.3, 10)
+        self.envido_win = Rate(0.6, 6)
+        self.seen: set = set()
+
+    def learn(self, my_team: int, hand: Mapping, key=None) -> None:
+        """Count one finished hand (an observation's `previous_hand`); `key` tells a hand already
+        counted (the game-end notice repeats the last one)."""
+        history = hand.get("history") or ()
+        if not history:
+            return
+        if key is not None:
+            if key in self.seen:
+                return
+            self.seen.add(key)
+        points = hand.get("points") or (0, 0)
+        theirs_scored = points[1 - my_team] > points[my_team]
+        ended_by_refusal = history[-1][1] in ("refuse", "fold")
+        opened = opened_envido = False
+        players = max(2, len({s for s, _ in history}))
+        ours_played = 0
+        for i, (seat, action) in enumerate(history):
+            theirs = seat % 2 != my_team
+            if not theirs and action.startswith(("play", "cover", "pair")):
+                ours_played += 1
+            answer = _answer_after(history, i, seat)
+            if action == "truco":
+                if theirs and not opened:
+                    opened = True
+                if not theirs and answer is not None:
+                    self.refuse_rate.add(answer == "refuse")
+                    self.raise_rate.add(answer == "truco")
+                    over_theirs = any(a == "truco" for s, a in history[:i] if s % 2 != my_team)
+                    if over_theirs:
+                        self.reraise_fold.add(answer == "refuse")
+                late = ours_played >= 3 * (players // 2)
+                if theirs and late and answer == "accept":
+                    self.late_win.add(theirs_scored)
+                if theirs and answer == "accept" and not ended_by_refusal and not late:
+                    # their bet, called: did it hold? (a raise of theirs over ours counts apart)
+                    raised_ours = i > 0 and any(
+                        a == "truco" for s, a in history[:i] if s % 2 == my_team
+                    )
+                    (self.raise_win if raised_ours else self.called_win).add(theirs_scored)
+            if action in ENVIDO_CALLS and theirs and not opened_envido:
+                opened_envido = True
+                revealed = (hand.get("extra") or {}).get("revealed") or {}
+                winner = (revealed.get("envido") or {}).get("seat")
+                if winner is not None:
+                    self.envido_win.add(winner % 2 != my_team)
+        self.truco_rate.add(opened)
+        if "envido_calls" in (hand.get("extra") or {}):
+            self.envido_rate.add(opened_envido)
+
+
+def _answer_after(history, i: int, seat: int) -> str | None:
+    """The answer the other team gave to the bet at `history[i]`."""
+    for later_seat, action in history[i + 1 :]:
+        if later_seat % 2 != seat % 2 and action in ("accept", "refuse", "truco"):
+            return action
+        if action.startswith(("play", "cover")):
+            return None
+    return None
