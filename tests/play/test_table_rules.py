@@ -767,7 +767,10 @@ def test_a_tables_robot_that_empties_its_bank_loses_by_timeout_and_the_table_sho
     act = RandomBot.act
 
     def slow(self, observation):
-        time.sleep(0.1)  # inside the decision's budget, not inside a bank of 1 s
+        # Inside the decision's budget, and two of them empty a bank of 1 s: the rules
+        # guarantee a robot at least two decisions in a game from 0-0 (no hand is worth 12
+        # points without its answers), so the bank runs dry whatever the deals.
+        time.sleep(0.55)
         return act(self, observation)
 
     monkeypatch.setattr(RandomBot, "act", slow)

@@ -227,6 +227,7 @@ def test_a_player_on_a_phone_never_scrolls_sideways(browser, live_server, long_n
         game = Game.objects.filter(match__tournament=long_names_cup).order_by("id").first()
         pages = [
             "/",
+            "/tournaments/",
             f"/tournaments/{long_names_cup.pk}/",
             f"/matches/{game.match_id}/",
             f"/games/{game.pk}/replay/",
@@ -240,8 +241,8 @@ def test_a_player_on_a_phone_never_scrolls_sideways(browser, live_server, long_n
             assert no_sideways_scroll(page, PHONE["width"]) <= 0, (
                 f"{path} scrolls sideways: {too_wide(page, PHONE['width'])}"
             )
-        # The front page's list is a card per tournament: every field shown, none cut.
-        page.goto(f"{site}/")
+        # The tournaments' list is a card per tournament: every field shown, none cut.
+        page.goto(f"{site}/tournaments/")
         card = page.locator("#tournaments tbody tr").first
         headings = card.locator("td").evaluate_all(
             "cells => cells.map(c => getComputedStyle(c, '::before').content)"
