@@ -465,6 +465,9 @@ TRUCO_LADDER_SECONDS = env_int("TRUCO_LADDER_SECONDS", 10)
 TRUCO_LADDER_GAMES_PER_HOUR = env_int("TRUCO_LADDER_GAMES_PER_HOUR", 600)
 TRUCO_LADDER_PAIRS = env_int("TRUCO_LADDER_PAIRS", 2)
 TRUCO_LADDER_IN_FLIGHT = env_int("TRUCO_LADDER_IN_FLIGHT", 2)
+# All ladders together: a new version's first match waits behind at most this many others (set
+# it to the workers' total concurrency; the embedded default runs two).
+TRUCO_LADDER_IN_FLIGHT_TOTAL = env_int("TRUCO_LADDER_IN_FLIGHT_TOTAL", 2)
 TRUCO_LADDER_WINDOW_HOURS = env_int("TRUCO_LADDER_WINDOW_HOURS", 24)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": float(TRUCO_SWEEP_SECONDS)},

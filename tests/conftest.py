@@ -42,6 +42,10 @@ def worker_check_off(settings):
     # Tables are played by the requests themselves unless a test brings table hosts (the
     # live stack's processes have theirs).
     settings.TRUCO_TABLES = "inline"
+    # Every ladder board schedules at once in process; the cap the boards share (and which board
+    # goes first) has its own tests in tests/tournaments/test_ladder.py, and the demo's
+    # end-to-end test runs with the default.
+    settings.TRUCO_LADDER_IN_FLIGHT_TOTAL = 100
     settings.PASSWORD_HASHERS = [
         "tests.fast_hasher.FastPBKDF2PasswordHasher",
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",

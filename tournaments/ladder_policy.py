@@ -10,10 +10,11 @@ The pairing teaches the most it can within fairness:
    another user's single version. (The operator's built-in bots are one owner too.)
 2. **New and uncertain versions first**: a version whose sigma is above `placement_sigma` is
    still placing and is picked before settled ones; among equals, the higher sigma, then the
-   fewer matches.
+   fewer matches, then a person's version before the house's.
 3. **An opponent near in rating**: among the `neighbours` nearest in mu (of owners within their
    share), the pair played least often in the window first, so that no pair is repeated while
-   others near it wait; then the nearest.
+   others near it wait; then the more uncertain, a person's version before the house's, the
+   nearest.
 
 A version is in at most one match at a time (`busy`): the scheduler passes those in flight.
 """
@@ -112,8 +113,15 @@ def next_pairs(
 
 
 def need(v: Version, policy: Policy) -> tuple:
-    """The order in which versions ask for a match: placing ones first, then the uncertain."""
-    return (v.sigma <= policy.placement_sigma, -v.sigma, v.matches, v.id)
+    """The order in which versions ask for a match: placing ones first, then the uncertain;
+    among equals a person's version before the house's (the ladder is for people's bots, the
+    built-in ones are yardsticks)."""
+    return (v.sigma <= policy.placement_sigma, -v.sigma, v.matches, is_house(v), v.id)
+
+
+def is_house(v: Version) -> bool:
+    """One of the operator's built-in bots (no owner)."""
+    return v.owner == ""
 
 
 def _opponent(first, by_mu, mus, taken, history, fair, policy):
@@ -132,6 +140,7 @@ def _opponent(first, by_mu, mus, taken, history, fair, policy):
             history.pair_count[pair_key(first.id, v.id)],
             v.owner == first.owner,  # another owner's version teaches more
             -round(v.sigma, 1),
+            is_house(v),  # people's bots meet each other when nothing else tells them apart
             abs(v.mu - first.mu),
             v.id,
         ),

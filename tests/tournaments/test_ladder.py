@@ -146,6 +146,47 @@ def test_the_ladder_waits_while_a_tournament_match_waits(three_owners, published
     assert ladder_scheduler.tick() > 0
 
 
+def test_the_boards_share_the_workers(three_owners, published, settings):
+    settings.TRUCO_LADDER_IN_FLIGHT_TOTAL = 2
+    assert ladder_scheduler.tick() == 2
+    assert ladder_scheduler.tick() == 0  # nothing finished: no room
+    ladder_matches = Match.objects.filter(tournament__kind=Tournament.Kind.LADDER)
+    assert ladder_matches.count() == 2
+    execution.execute(ladder_matches.first().pk)
+    assert ladder_scheduler.tick() == 1
+
+
+def test_a_new_version_of_a_person_gets_the_next_free_slot_before_other_boards(
+    published, settings
+):
+    """The operator's bots are on every board and still placing; a person's new bundle plays
+    only Paulista 1 vs 1, the board made last: its first match comes first all the same."""
+    settings.TRUCO_LADDER_IN_FLIGHT_TOTAL = 1
+    for k in range(3):
+        BotFactory(name=f"house{k}", plugin="random", owner=None)
+    ladder.sync_boards()
+    ladder_scheduler.tick()
+    first = Match.objects.get(tournament__kind=Tournament.Kind.LADDER)
+    assert first.tournament != paulista_1v1().tournament  # boards made before it go first
+    BotFactory(
+        name="newcomer",
+        kind=Bot.Kind.BUNDLE,
+        plugin="",
+        owner=UserFactory(username="author"),
+        manifest={
+            "name": "newcomer",
+            "command": ["python3", "bot.py"],
+            "variants": ["paulista"],
+            "players": [2],
+        },
+    )
+    execution.execute(first.pk)
+    assert ladder_scheduler.tick() == 1
+    latest = Match.objects.filter(tournament__kind=Tournament.Kind.LADDER).latest("id")
+    assert latest.tournament == paulista_1v1().tournament
+    assert "author/newcomer" in {latest.entrant_a.name, latest.entrant_b.name}
+
+
 def test_the_board_is_ranked_by_the_conservative_rating(three_owners):
     ladder.sync_boards()
     board = paulista_1v1()

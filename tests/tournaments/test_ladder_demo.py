@@ -66,12 +66,27 @@ def tokens(env, names) -> dict[str, str]:
     return {p[1]: p[2] for p in (line.split() for line in out.splitlines()) if p[:1] == ["TOKEN"]}
 
 
+def ladder_matches(url, ours) -> list:
+    """What the ladder of our entries played, for the message of a failure."""
+    if not ours:
+        return []
+    board = requests.get(f"{url}/api/ladders/{ours[0]['ladder']}/", timeout=10).json()
+    matches = requests.get(
+        f"{url}/api/matches/",
+        params={"tournament": board["tournament"], "limit": 200},
+        timeout=10,
+    ).json()["results"]
+    return [(m["key"], m["status"], m["entrant_a"]["name"], m["entrant_b"]["name"]) for m in matches]
+
+
 @pytest.mark.skipif(not os.path.exists("/usr/bin/node"), reason="Node is not installed")
 def test_three_uploaded_bundles_play_each_other_on_the_ladder_within_a_minute(tmp_path):
     zips = zipped(tmp_path)
     env = environment(tmp_path / "var")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
+    output_path = tmp_path / "demo.out"
+    output = output_path.open("w")
     demo = subprocess.Popen(
         [
             sys.executable,
@@ -88,14 +103,16 @@ def test_three_uploaded_bundles_play_each_other_on_the_ladder_within_a_minute(tm
         ],
         cwd=PROJECT_DIR,
         env=env,
-        stdout=subprocess.PIPE,
+        # A file, not a pipe: the demo keeps printing (its supervisor's periodic jobs), and a
+        # pipe nobody reads would block it once full.
+        stdout=output,
         stderr=subprocess.STDOUT,
         text=True,
     )
     try:
-        for line in demo.stdout:
-            if "keeps running" in line:
-                break
+        waited = time.monotonic() + 120
+        while "keeps running" not in output_path.read_text() and time.monotonic() < waited:
+            time.sleep(0.5)
         people = ["ana", "bruno", "carla"]
         keys = tokens(env, people)
         for person, archive in zip(people, zips, strict=True):
@@ -141,7 +158,11 @@ def test_three_uploaded_bundles_play_each_other_on_the_ladder_within_a_minute(tm
                     break
             time.sleep(2)
         assert ready_at is not None, "the bundles were not validated in time"
-        assert bundle_matches, "the three bundles did not play each other on the ladder"
+        assert bundle_matches, (
+            "the three bundles did not play each other on the ladder: "
+            f"{ready_at and time.monotonic() - ready_at} s after ready; entries {ours}; "
+            f"ladder matches {ladder_matches(url, ours)}"
+        )
         assert time.monotonic() - ready_at < 60 + 30  # a minute to start, a little to finish
         # their history fills in: as many points as matches, for the chart
         for entry in ours:
@@ -154,3 +175,4 @@ def test_three_uploaded_bundles_play_each_other_on_the_ladder_within_a_minute(tm
     finally:
         demo.send_signal(signal.SIGTERM)
         demo.wait(60)
+        output.close()

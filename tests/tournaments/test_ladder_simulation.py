@@ -164,3 +164,13 @@ def test_a_version_plays_one_match_at_a_time():
     seen = [v for p in pairs for v in p]
     assert len(seen) == len(set(seen)) and not {0, 1} & set(seen)
     assert len(pairs) == 3  # seven free versions: three matches
+
+
+def test_peoples_new_versions_meet_each_other_before_the_houses_new_bots():
+    """A new site: the built-in bots (no owner) are as new as two people's first uploads. The
+    people's versions are paired first, and with each other."""
+    house = [Version(i, "", 25.0, 8.33, 0) for i in range(1, 5)]
+    people = [Version(10, "ana", 25.0, 8.33, 0), Version(11, "bruno", 25.0, 8.33, 0)]
+    first, second = next_pairs([*house, *people], History(), count=2)
+    assert set(first) == {10, 11}
+    assert set(second) <= {1, 2, 3, 4}
