@@ -3,7 +3,8 @@ tables' WebSockets (tables/push.py) to Channels' consumers, signed in by the sit
 
 Where no shared channel layer is configured (the embedded default: no Redis), the table host
 runs inside this process (tables/host.py), started with the server and stopped with it: the
-connections and the tables it keeps then reach each other in memory."""
+connections and the tables it keeps then reach each other in memory. Running bot matches are
+watched on their own sockets (tournaments/watch.py)."""
 
 import asyncio
 import os
@@ -21,6 +22,7 @@ from django.conf import settings  # noqa: E402
 
 from tables.host import TableHost  # noqa: E402
 from tables.push import websocket_urls  # noqa: E402
+from tournaments.watch import websocket_urls as watch_urls  # noqa: E402
 
 
 def hosts_in_process() -> bool:
@@ -51,7 +53,7 @@ async def lifespan(scope, receive, send):
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urls))),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urls + watch_urls))),
         "lifespan": lifespan,
     }
 )

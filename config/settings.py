@@ -99,6 +99,14 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
 
 
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    try:
+        return float(value) if value.strip() else default
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+
+
 VAR_DIR = Path(os.environ.get("TRUCO_VAR_DIR") or BASE_DIR / "var")
 
 
@@ -519,6 +527,23 @@ if CHANNELS_REDIS_URL:
     }
 else:  # one process: the embedded default's web server, which runs its table host too
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# A running bot match as spectators see it (tournaments/live_feed.py), written by the worker
+# that plays it at most every TRUCO_WATCH_SECONDS and read by the watchers' connections: in
+# Redis where there is one, else in files under var/ (the embedded default's worker and web
+# server are separate processes on one machine). The default cache stays in each process.
+TRUCO_WATCH_SECONDS = env_float("TRUCO_WATCH_SECONDS", 0.25)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "live": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CHANNELS_REDIS_URL}
+        if CHANNELS_REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "live"),
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    ),
+}
 TRUCO_TABLES = os.environ.get("TRUCO_TABLES", "hosts")
 if TRUCO_TABLES not in ("hosts", "inline"):
     raise ImproperlyConfigured(f"TRUCO_TABLES must be hosts or inline, not {TRUCO_TABLES!r}")

@@ -214,6 +214,7 @@ class MatchSession:
         finished: Sequence[MatchGame] = (),
         notify: bool = True,
         on_game: Callable[[MatchGame], None] | None = None,
+        on_action: Callable[[GameSession], None] | None = None,
         pool: SeatPool | None = None,
         registry=None,
     ):
@@ -224,6 +225,7 @@ class MatchSession:
         self.games: list[MatchGame] = list(finished)
         self.notify = notify
         self.on_game = on_game
+        self.on_action = on_action  # every game's actions, as they are played
         self.pool = pool if pool is not None else SeatPool()
         self.registry = registry if registry is not None else _default_registry()
         self.registry.variant(spec.variant)  # an unknown variant fails before any game
@@ -289,6 +291,7 @@ class MatchSession:
             logs=logs,
             clocks=clocks,
             on_end=self._game_ended,
+            on_action=self.on_action,
         )
         if self.current.over:  # saved actions that end the game: it ended just now
             return self.next_game()
@@ -339,15 +342,20 @@ def _default_registry():  # `registry` is also MatchSession's parameter
 
 
 def iter_match(
-    spec: MatchSpec, jobs: int = 1, *, needs_winner: bool = False
+    spec: MatchSpec,
+    jobs: int = 1,
+    *,
+    needs_winner: bool = False,
+    on_action: Callable[[GameSession], None] | None = None,
 ) -> Iterator[MatchGame]:
     """The games of the match as they finish: in schedule order with one job, else in order of
     completion across `jobs` worker processes (then the deciders, in this process). Closing the
-    iterator early (an SPRT that has decided) cancels the games not started."""
+    iterator early (an SPRT that has decided) cancels the games not started. `on_action` hears
+    each action of the games played in this process, as it is played."""
     registry().variant(spec.variant)  # fail on an unknown variant before any game
     if jobs <= 1 or spec.games + 2 * spec.pairs <= 1:
         # One process per jailed or remote seat for the whole match, ended with it.
-        with MatchSession(spec, needs_winner=needs_winner) as match:
+        with MatchSession(spec, needs_winner=needs_winner, on_action=on_action) as match:
             while (game := match.next_game()) is not None:
                 game.advance()
                 played = match.games[-1]
@@ -363,7 +371,9 @@ def iter_match(
         yield played
     if needs_winner:
         finished.sort(key=lambda g: g.index)
-        with MatchSession(spec, needs_winner=True, finished=finished) as match:
+        with MatchSession(
+            spec, needs_winner=True, finished=finished, on_action=on_action
+        ) as match:
             while (game := match.next_game()) is not None:
                 game.advance()
                 played = match.games[-1]
@@ -409,12 +419,13 @@ def play_match(
     *,
     jobs: int = 1,
     needs_winner: bool = False,
+    on_action: Callable[[GameSession], None] | None = None,
 ) -> MatchResult:
     """Play the whole match; `on_game` hears of each game as it finishes (in the calling
     process, also with `jobs` > 1). With `needs_winner`, a drawn match goes on with deciders
     (engine/match_plan.py) until it has a winner. The result lists the games in schedule order."""
     games = []
-    for played in iter_match(spec, jobs, needs_winner=needs_winner):
+    for played in iter_match(spec, jobs, needs_winner=needs_winner, on_action=on_action):
         games.append(played)
         if on_game:
             on_game(played)

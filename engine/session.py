@@ -164,6 +164,7 @@ class GameSession:
         logs: Mapping[Any, str] | None = None,
         clocks: Sequence[float] | None = None,
         on_end: Callable[[GameSession], None] | None = None,
+        on_action: Callable[[GameSession], None] | None = None,
     ):
         if len(seats) != state.players:
             raise ValueError(f"a game of {state.players} players needs {state.players} seats")
@@ -176,6 +177,8 @@ class GameSession:
         self.timeouts: list[int] = list(timeouts)  # seats played for when their time ran out
         self.logs: dict[int, str] = {int(s): text for s, text in (logs or {}).items() if text}
         self.on_end: list[Callable[[GameSession], None]] = [on_end] if on_end else []
+        # Hears every action played from now on (a spectator's feed), after it is applied.
+        self.on_action: list[Callable[[GameSession], None]] = [on_action] if on_action else []
         self.ending: _Ending | None = None
         self.outcome: GameResult | None = None
         players = state.players
@@ -316,6 +319,7 @@ class GameSession:
         clock = time.perf_counter
         monotonic = time.monotonic
         banked = clocks is not None
+        listeners = self.on_action
         first = ply = self.ply
         # The decision's count is kept in `ply` and written back before anything that reads it.
         while True:
@@ -374,6 +378,10 @@ class GameSession:
                 return OVER
             hand_actions.append([seat, action])
             ply += 1
+            if listeners:
+                self.state, self.ply = state, ply
+                for listener in listeners:
+                    listener(self)
             if state.hand_no != hand_no:
                 hand_no = state.hand_no
                 hand_actions = keeper.open_hand(hand_no)
@@ -526,6 +534,9 @@ class GameSession:
         self.keeper.open_hand(hand_no).append([seat, action])
         self.ply += 1
         self.state = state
+        if notify:
+            for listener in self.on_action:
+                listener(self)
         if state.hand_no != hand_no:
             self.keeper.open_hand(state.hand_no)
             if notify and self._hand_enders and self._hand_ended(state):

@@ -43,6 +43,7 @@ from submitted_bots.models import Bot
 from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
 from tournaments.ladder import rate_ladder_match, tournament_matches_waiting
+from tournaments.live_feed import LiveFeed
 from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
 
@@ -113,7 +114,12 @@ def execute_batch(match_ids: list[int], worker: str | None = None) -> dict[int, 
     for claim in claims:
         try:
             claim.spec = claim.spec or match_spec_of(claim)
-            finished.append((claim, play_spec(claim.spec, claim.needs_winner, heartbeat)))
+            feed = LiveFeed(claim.match_id)
+            try:
+                played = play_spec(claim.spec, claim.needs_winner, heartbeat, on_action=feed)
+            finally:
+                feed.close()
+            finished.append((claim, played))
         except Exception as exc:  # an engine, plugin or storage failure: give it back
             log.exception("match %s attempt %s failed", claim.match_id, claim.attempt)
             outcomes[claim.match_id] = release(claim, f"{type(exc).__name__}: {exc}")
@@ -318,11 +324,12 @@ def play(claim: Claim) -> Played:
     return play_spec(claim.spec, claim.needs_winner, Heartbeat(claim))
 
 
-def play_spec(spec: MatchSpec, needs_winner: bool, on_game=None) -> Played:
+def play_spec(spec: MatchSpec, needs_winner: bool, on_game=None, on_action=None) -> Played:
     """The match's games as the engine's match session plays them: the plan, then deciders if
-    it must have a winner (engine/match_plan.py)."""
+    it must have a winner (engine/match_plan.py); `on_action` hears every action (a
+    spectator's feed, tournaments/live_feed.py)."""
     started = time.perf_counter()
-    result = play_match(spec, on_game=on_game, needs_winner=needs_winner)
+    result = play_match(spec, on_game=on_game, needs_winner=needs_winner, on_action=on_action)
     return Played(
         games=list(result.games),
         winner_side=result.winner,

@@ -19,7 +19,7 @@ from restapi.errors import BadRequest
 from restapi.permissions import IsStaffOrReadOnly
 from restapi.serializers import DetailSerializer
 from restapi.views import ApiMixin
-from tournaments import lifecycle, registration
+from tournaments import lifecycle, live_feed, registration
 from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
 from tournaments.api.permissions import IsOrganiserOrReadOnly
@@ -27,8 +27,6 @@ from tournaments.api.standings import standings_payload
 from tournaments.api.standings_csv import StandingsCSVRenderer
 from tournaments.game_privacy import private_view, public_record
 from tournaments.models import Entrant, Game, Match, Round, Tournament
-from tournaments.seat_labels import seat_labels
-from tournaments.seating import seating
 from tournaments.verification import NotVerifiable, verify_match
 
 ROUND = OpenApiParameter("round", int, description="only this round's matches")
@@ -349,6 +347,25 @@ class MatchViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         responses={200: dict, 400: DetailSerializer},
         summary="Check a finished match: seed against commitment, every card against its seed",
     )
+    @extend_schema(
+        request=None,
+        responses={200: dict},
+        summary="A running bot match as spectators see it (its game's view, updated live)",
+        description=(
+            "`status` is the match's; `live` is null until its first action and once it has "
+            "ended, else `seq` (grows with each update), `game` (its index in the match), "
+            "`ply` (actions so far in that game), `over`, `a_team` (the team side A plays), "
+            "`seats` (who sits where) and `view` (the spectator's view of the game: no card a "
+            "spectator may not see). A page follows it over the WebSocket "
+            "`/ws/matches/{id}/watch/`. Matches where people play are watched at their table."
+        ),
+    )
+    @action(detail=True, methods=["get"])
+    def live(self, request, pk=None):
+        match = self.get_object()
+        feed = live_feed.for_spectators(match)
+        return Response({"match": match.pk, "status": match.status, "live": feed})
+
     @action(detail=True, methods=["get"])
     def verify(self, request, pk=None):
         match = self.get_object()
@@ -421,11 +438,4 @@ class GameViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 def seat_names(game: Game) -> list[dict]:
     """Who sat where: side A played the seats of team `a_team`, partners opposite; each seat a
     distinct name (two seats of one bot are numbered, a human's robot partner is a robot)."""
-
-    match = game.match
-    players = game.record.get("players", 2)
-    if match.entrant_a is None or match.entrant_b is None:
-        return [{"seat": seat, "name": "?"} for seat in range(players)]
-    seats = [s.to_json() for s in seating(match, players, game.a_team)]
-    labels = seat_labels(seats, [])
-    return [{"seat": s["seat"], "name": labels[s["seat"]]} for s in seats]
+    return live_feed.named_seats(game.match, game.record.get("players", 2), game.a_team)

@@ -69,9 +69,27 @@ def tournament_detail(request, pk: int):
             "heatmap": league_heatmap(tournament),
             "shown_round": shown_round,
             "live": tournament.status == Tournament.Status.RUNNING,
+            "playing_now": playing_now(tournament),
             "workers": standings.get("workers"),
             **entry_context(request, tournament),
         },
+    )
+
+
+def playing_now(tournament: Tournament, limit: int = 20) -> list[Match]:
+    """The tournament's matches a worker is playing now, to watch live (people's matches are
+    watched at their tables)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return []
+    return list(
+        Match.objects.filter(
+            tournament=tournament,
+            status=Match.Status.RUNNING,
+            entrant_a__bot__isnull=False,
+            entrant_b__bot__isnull=False,
+        )
+        .select_related("entrant_a", "entrant_b")
+        .order_by("id")[:limit]
     )
 
 
@@ -112,6 +130,9 @@ def match_detail(request, pk: int):
     has_humans = match.entrant_b is not None and (
         match.entrant_a.bot_id is None or match.entrant_b.bot_id is None
     )
+    watchable = (
+        not has_humans and match.entrant_b is not None and match.status in Match.UNFINISHED
+    )
     return render(
         request,
         "tournaments/match_detail.html",
@@ -119,6 +140,7 @@ def match_detail(request, pk: int):
             "match": match,
             "games": games,
             "has_humans": has_humans,
+            "watchable": watchable,
             "may_read_logs": may_read_logs(request.user, match),
             "tiebreak": tiebreak(match),
             # The seed once the match is over, its commitment always (docs/security.md).
