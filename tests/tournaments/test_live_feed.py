@@ -10,7 +10,7 @@ from django.core.cache import caches
 
 from tests.factories import StaffFactory
 from tests.surface import client_for
-from tournaments import execution, live_feed, lifecycle
+from tournaments import execution, lifecycle, live_feed
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
