@@ -569,3 +569,26 @@ def test_a_table_driven_through_the_match_session_survives_its_host():
             play_out(game, host.planned.a_team)
         assert host.over and len(host.games) == 3
         assert [g.index for g in host.games] == [0, 1, 2]
+
+
+def test_a_listener_hears_every_action_once_in_order_whoever_plays_it():
+    """What a spectator's feed hangs on (tournaments/live_feed.py): bots' and people's actions
+    alike, each heard once, after it is applied."""
+    heard: list[tuple[int, list]] = []
+    session = GameSession.start(
+        SETUP,
+        [PERSON, "random"],
+        on_action=lambda s: heard.append((s.ply, s.actions[-1])),
+    )
+    session.advance()
+    play_out(session, 0)
+    assert session.over
+    assert [ply for ply, _ in heard] == list(range(1, len(session.actions) + 1))
+    assert [action for _, action in heard] == session.actions
+    views = []
+    played = play_match(
+        MatchSpec("paulista", "random", "random", games=2, seed=3),
+        on_action=lambda s: views.append(s.ply),
+    )
+    recorded = [a for g in played.games for h in g.result.record["hands"] for a in h["actions"]]
+    assert len(views) == len(recorded)  # a match's every game, every action
