@@ -22,9 +22,11 @@ pytestmark = pytest.mark.services
 
 @pytest.mark.live_stack_env(CHANNELS_REDIS_URL=TEST_REDIS_URL)
 def test_a_spectator_watches_a_bot_match_decision_by_decision(browser, live_stack):
-    cup = TournamentFactory(name="Watched Cup", format="round-robin", games_per_match=2)
-    for name in ("slow-a", "slow-b"):  # about 50 ms a decision: a match of some seconds
-        bot = BotFactory(name=name, plugin="mcts", params={"time_ms": 50})
+    # A quarter of a second a searched decision: a match of 10-30 s (at 50 ms, 1.5 s on CI's
+    # machine: over before the page could show it).
+    cup = TournamentFactory(name="Watched Cup", format="round-robin", games_per_match=4)
+    for name in ("slow-a", "slow-b"):
+        bot = BotFactory(name=name, plugin="mcts", params={"time_ms": 250})
         Entrant.objects.create(tournament=cup, name=bot.label, bot=bot)
     token = Token.objects.create(user=StaffFactory()).key
     started = requests.post(
