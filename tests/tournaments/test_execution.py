@@ -217,7 +217,7 @@ def test_the_same_tournament_seed_plays_the_same_games(make_tournament):
             )
         )
     assert results[0] == results[1]
-    assert len(results[0]) == 3 * 4
+    assert len(results[0]) >= 3 * 4  # three matches of four games (and deciders, if drawn)
 
 
 def test_the_match_task_is_acknowledged_late_and_given_back_if_its_worker_is_lost():
