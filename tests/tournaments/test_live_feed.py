@@ -5,6 +5,8 @@ the match runs, and nothing once it is over or when people play in it."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.core.cache import caches
 
@@ -95,3 +97,38 @@ def test_anyone_reads_a_running_bot_matchs_view_with_its_seats_named(make_tourna
     assert anonymous.get(url).json()["live"] is None
     assert 'id="live"' not in anonymous.get(f"/matches/{match.pk}/").content.decode()
     assert client_for(StaffFactory()).get(url).status_code == 200
+
+
+def test_without_redis_the_worker_and_the_web_server_share_the_view_through_files(tmp_path):
+    """The embedded default: no Redis, so the worker (one process) writes the view under
+    var/live and the web server (another) reads it there."""
+    import subprocess
+    import sys
+
+    from tests.tournaments.conftest import PROJECT_DIR
+
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CHANNELS_REDIS_URL")
+    }
+    env |= {"TRUCO_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"}
+
+    def django(code: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup()\n" + code],
+            cwd=PROJECT_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip()
+
+    django(
+        "from django.core.cache import caches\n"
+        "from tournaments.live_feed import key\n"
+        "caches['live'].set(key(7), {'seq': 1, 'ply': 3}, 60)\n"
+    )
+    assert (tmp_path / "live").is_dir()
+    assert django("from tournaments.live_feed import latest\nprint(latest(7))") == (
+        "{'seq': 1, 'ply': 3}"
+    )
