@@ -82,13 +82,16 @@ def games_per_match(tournament: Tournament) -> int:
 
 def urgency(board: Board, played_anywhere: Counter[int]) -> tuple:
     """Which board gets a free slot first: the one where the most people's versions wait for
-    their first ladder match on any board, then for their first on this board, then one with a
+    their first ladder match on any board, then for their first on this board, then the one
+    with the most people's versions free to meet (a bot that plays every variant does not tour
+    the boards where it has nobody but the house's bots to meet first), then one with a
     version still placing, then the one served longest ago."""
     free = [e for e in board.entries if e.entrant_id not in board.busy]
-    people = [e for e in free if e.bot.owner_id is not None and e.matches == 0]
-    never = sum(1 for e in people if played_anywhere[e.bot_id] == 0)
+    people = [e for e in free if e.bot.owner_id is not None]
+    new = [e for e in people if e.matches == 0]
+    never = sum(1 for e in new if played_anywhere[e.bot_id] == 0)
     placing = any(e.sigma > Policy().placement_sigma for e in free)
-    return (-never, -len(people), not placing, board.last_match_id)
+    return (-never, -len(new), -len(people), not placing, board.last_match_id)
 
 
 @dataclass

@@ -156,9 +156,7 @@ def test_the_boards_share_the_workers(three_owners, published, settings):
     assert ladder_scheduler.tick() == 1
 
 
-def test_a_new_version_of_a_person_gets_the_next_free_slot_before_other_boards(
-    published, settings
-):
+def test_a_new_version_of_a_person_gets_the_next_free_slot_before_other_boards(published, settings):
     """The operator's bots are on every board and still placing; a person's new bundle plays
     only Paulista 1 vs 1, the board made last: its first match comes first all the same."""
     settings.TRUCO_LADDER_IN_FLIGHT_TOTAL = 1
@@ -185,6 +183,39 @@ def test_a_new_version_of_a_person_gets_the_next_free_slot_before_other_boards(
     latest = Match.objects.filter(tournament__kind=Tournament.Kind.LADDER).latest("id")
     assert latest.tournament == paulista_1v1().tournament
     assert "author/newcomer" in {latest.entrant_a.name, latest.entrant_b.name}
+
+
+def test_a_bot_of_every_variant_meets_people_before_it_tours_the_other_boards(published, settings):
+    """A person's bot that plays every board has played once (on Argentino); two others play
+    only Paulista 1 vs 1. The next free slot goes to the board where the three can meet, not to
+    the next board where it would meet only the house's bots."""
+    settings.TRUCO_LADDER_IN_FLIGHT_TOTAL = 1
+    for k in range(2):
+        BotFactory(name=f"house{k}", plugin="random", owner=None)
+    everywhere = BotFactory(name="kit", plugin="random", owner=UserFactory(username="carla"))
+    for person in ("ana", "bruno"):
+        BotFactory(
+            name=f"{person}-bot",
+            kind=Bot.Kind.BUNDLE,
+            plugin="",
+            owner=UserFactory(username=person),
+            manifest={
+                "name": f"{person}-bot",
+                "command": ["python3", "bot.py"],
+                "variants": ["paulista"],
+                "players": [2],
+            },
+        )
+    ladder.sync_boards()
+    LadderEntry.objects.filter(
+        bot=everywhere, ladder__variant="argentino", ladder__players=2
+    ).update(matches=1)
+    LadderEntry.objects.filter(ladder=paulista_1v1()).exclude(bot=everywhere).filter(
+        bot__owner__isnull=False
+    ).update(matches=1)
+    assert ladder_scheduler.tick() == 1
+    (match,) = Match.objects.filter(tournament__kind=Tournament.Kind.LADDER)
+    assert match.tournament == paulista_1v1().tournament
 
 
 def test_the_board_is_ranked_by_the_conservative_rating(three_owners):
