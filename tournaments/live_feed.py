@@ -52,12 +52,17 @@ def named_seats(match: Match, players: int, a_team: int) -> list[dict[str, Any]]
     return [{"seat": s["seat"], "name": labels[s["seat"]]} for s in seats]
 
 
-def for_spectators(match: Match) -> dict[str, Any] | None:
-    """The feed of a running bot-only match with its seats named, or None."""
-    bots_only = match.entrant_a.bot_id is not None and (
+def bots_only(match: Match) -> bool:
+    """Whether bots play every side of the match (a feed is for those: people's matches are
+    watched at their tables)."""
+    return match.entrant_a.bot_id is not None and (
         match.entrant_b is None or match.entrant_b.bot_id is not None
     )
-    if not bots_only or match.status != Match.Status.RUNNING:
+
+
+def for_spectators(match: Match) -> dict[str, Any] | None:
+    """The feed of a running bot-only match with its seats named, or None."""
+    if not bots_only(match) or match.status != Match.Status.RUNNING:
         return None  # people's matches are watched at their table; a dead worker's feed stays
     feed = latest(match.pk)
     if feed is None:

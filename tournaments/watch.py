@@ -34,11 +34,7 @@ def bot_match(match_id: int) -> Match | None:
         .filter(pk=match_id)
         .first()
     )
-    if match is None or match.entrant_a.bot_id is None:
-        return None
-    if match.entrant_b is not None and match.entrant_b.bot_id is None:
-        return None
-    return match
+    return match if match is not None and live_feed.bots_only(match) else None
 
 
 def status_of(match_id: int) -> str:

@@ -15,6 +15,7 @@ from tournaments import registration
 from tournaments.api.bracket import bracket_payload, tiebreak
 from tournaments.api.standings import progress, standings_payload, standings_table, total_matches
 from tournaments.api.views import seat_names
+from tournaments.dispatch import BOT_ONLY
 from tournaments.game_privacy import private_view
 from tournaments.heatmap import head_to_head
 from tournaments.models import Game, Match, Tournament
@@ -82,12 +83,7 @@ def playing_now(tournament: Tournament, limit: int = 20) -> list[Match]:
     if tournament.status != Tournament.Status.RUNNING:
         return []
     return list(
-        Match.objects.filter(
-            tournament=tournament,
-            status=Match.Status.RUNNING,
-            entrant_a__bot__isnull=False,
-            entrant_b__bot__isnull=False,
-        )
+        Match.objects.filter(BOT_ONLY, tournament=tournament, status=Match.Status.RUNNING)
         .select_related("entrant_a", "entrant_b")
         .order_by("id")[:limit]
     )
