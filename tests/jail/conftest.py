@@ -185,8 +185,9 @@ def _skip_or_fail(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture
-def ordinary_user():
+def skip_unless_another_user_can_run_the_project() -> None:
+    """Root is needed to start a process under another uid, and that uid must reach the project
+    and the venv's packages (a clone in a 0700 folder, as `mktemp -d` makes, it cannot)."""
     if os.geteuid() != 0:
         pytest.skip("runs as root to start a runner under another uid")
     if not os.access(SYSTEM_PYTHON, os.X_OK):
@@ -194,6 +195,11 @@ def ordinary_user():
     for path in (PROJECT, sysconfig.get_paths()["purelib"]):
         if not readable_by_others(path):
             pytest.skip(f"{path} is not readable by an ordinary user")
+
+
+@pytest.fixture
+def ordinary_user():
+    skip_unless_another_user_can_run_the_project()
     from engine.jail import uids
 
     try:

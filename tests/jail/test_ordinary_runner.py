@@ -11,11 +11,15 @@ import os
 import subprocess
 import textwrap
 
-import pytest
-
 from engine.jail import uids
 
-from .conftest import SYSTEM_PYTHON, as_ordinary_user, jail_or_skip, ordinary_user_env
+from .conftest import (
+    SYSTEM_PYTHON,
+    as_ordinary_user,
+    jail_or_skip,
+    ordinary_user_env,
+    skip_unless_another_user_can_run_the_project,
+)
 
 # Started by the ordinary runner: two jails whose bots say their uid and wait; the runner prints
 # what it knows of them, then waits for a line before it closes them.
@@ -142,8 +146,7 @@ def test_jail_check_as_an_ordinary_runner_verifies_its_uid_from_the_host(ordinar
 def test_an_ordinary_runner_without_subordinate_ids_refuses_untrusted_bots(plugin_dir):
     """Rather than run the bot as the runner's own uid (weakened), the jail is refused, with the
     reason and what to do."""
-    if os.geteuid() != 0:
-        pytest.skip("runs as root to start a runner under another uid")
+    skip_unless_another_user_can_run_the_project()
     jail_or_skip()
     no_account = 60002
     argv = [

@@ -275,13 +275,22 @@ def test_a_player_on_a_phone_never_scrolls_sideways(browser, live_server, long_n
         )
         assert offered and offered == [c for c in shown if c in offered]
         # A hand's summary, when it shows, does not move the board or your cards.
-        before = page.eval_on_selector("#board", "b => b.getBoundingClientRect().top")
+        # Measured from the document's top once the board is still (the page may still be scrolling
+        # after the last click, which moves the board in the window, not in the page).
+        board_top = "b => b.getBoundingClientRect().top + window.scrollY"
+        before = None
+        for _ in range(20):
+            page.wait_for_timeout(100)
+            now = page.eval_on_selector("#board", board_top)
+            if now == before:
+                break
+            before = now
         page.evaluate(
             """() => { const box = document.getElementById('hand-summary');
                 box.innerHTML = '<h2>Hand 1: a summary</h2><p>' + 'text '.repeat(80) + '</p>';
                 box.hidden = false; }"""
         )
-        after = page.eval_on_selector("#board", "b => b.getBoundingClientRect().top")
+        after = page.eval_on_selector("#board", board_top)
         assert after == before
         # Every standings column is reachable: the table scrolls in its own box.
         page.goto(f"{site}/tournaments/{long_names_cup.pk}/")
