@@ -14,6 +14,11 @@ taught about the other team.
   to what this match showed of it (`opponent_policy`). `search_answers=false` leaves the
   answers to the adaptive heuristic (measured with `python -m engine arena`, Paulista 1 vs 1:
   59% of pairs against `heuristic` instead of 65%, 50 to 130 pairs).
+- Beliefs: the worlds the search draws are weighed by the other team's bets of this hand
+  (`belief`, `beliefs=false` turns it off): a world is kept with the probability that the
+  fitted model of the other team would have called, answered and run as it did holding the
+  cards that world gives it (`belief_weight`), so a truco called makes its strong hands likelier
+  instead of every deal the history allows being equally likely.
 
 """
 
@@ -25,17 +30,38 @@ from engine.observation import Observation
 from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
 from .mcts import MctsBot
 from .profile import OpponentProfile
+from .worlds import BETTING
 
 ANSWERS = ("accept", "refuse")
+# An answer's place on the scale of strength it shows: running, calling, raising.
+ANSWER_RANK = {"refuse": 0, "accept": 1}
+
+
+def belief_weight(predicted: str, actual: str) -> float:
+    """How likely a seat that the model says would take `predicted` took `actual` instead, in
+    the betting sense: the same kind of decision 1; a card played where the model bets (slow
+    play is common) 0.5; a bet where the model plays a card (a bluff, or a bolder bettor) 0.3;
+    an answer one step away on the scale run, call, raise 0.45, two steps 0.2."""
+    p = predicted if predicted in BETTING else "play"
+    a = actual if actual in BETTING else "play"
+    if p == a:
+        return 1.0
+    if a == "play":
+        return 0.5
+    if p == "play":
+        return 0.3
+    gap = abs(ANSWER_RANK.get(p, 2) - ANSWER_RANK.get(a, 2))
+    return 0.45 if gap == 1 else 0.2 if gap == 2 else 0.5
 
 
 class ExpertBot(MctsBot):
-    parameters = (*MctsBot.parameters, "search_answers")
+    parameters = (*MctsBot.parameters, "search_answers", "beliefs")
     match_memory = True
 
-    def __init__(self, *, search_answers: bool = True, **kwargs):
+    def __init__(self, *, search_answers: bool = True, beliefs: bool = True, **kwargs):
         super().__init__(**kwargs)
         self.search_answers = search_answers
+        self.beliefs = beliefs
         self.profile = OpponentProfile()
         self.adaptive = HeuristicPolicy(profile=self.profile)
         self.game_no = 0
@@ -73,6 +99,20 @@ class ExpertBot(MctsBot):
             self._fitted_key = key
             self._fitted = HeuristicPolicy(fitted)
         return self._fitted
+
+    def belief(self):
+        """Worlds weighed by the other team's bets this hand: by how likely the model of it
+        (`opponent_policy`, fitted to this match) was to bet, answer and run as it did with the
+        cards that world gives it."""
+        if not self.beliefs:
+            return None
+        model = self.opponent_policy()
+
+        def judge(state, seat, action, rng) -> float:
+            predicted = model.decide(state.observation(seat), rng, state.rules)
+            return belief_weight(predicted, action)
+
+        return judge
 
     def act(self, observation: Observation) -> str:
         legal = observation.legal

@@ -148,7 +148,7 @@ class MctsBot(Bot):
         deadline = None
         if self.time_ms is not None:
             deadline = started + max(0.0, self.time_ms / 1000.0 - MARGIN_S)
-        sampler = WorldSampler(observation, hand_start)
+        sampler = WorldSampler(observation, hand_start, judge=self.belief())
         table = win_table(rules)
         me, team = observation.seat, observation.team
         roots = {a: Node() for a in candidates}
@@ -187,6 +187,11 @@ class MctsBot(Bot):
         ):
             return base  # the search is not sure enough to overrule the heuristic
         return best
+
+    def belief(self):
+        """How worlds are weighed by the other team's bets (`WorldSampler`'s judge): None, every
+        world the history allows is as likely (a subclass may weigh them)."""
+        return None
 
     def opponent_policy(self) -> HeuristicPolicy:
         """The model of the other team's seats in the walks (the heuristic; a subclass may fit

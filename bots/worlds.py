@@ -9,6 +9,14 @@ card of the sampled hand). The world is kept only if the seat's observation of i
 real one, which rejects every deal the history rules out (a flor not declared, an envido that
 would have been won by the other seat, ...). After the current hand there are no more cards:
 the world stops at the end of the hand, where the search evaluates the score.
+
+Beliefs (optional `judge`): every deal the history allows is not equally likely. A caller may
+pass a `judge(state, seat, action, rng)` that says how likely the other team's seat was to take
+the betting decision it took in that world (a truco, an answer, an envido, a card played where
+it could have bet); a world is then kept with that probability, so that worlds in which the
+other side's bets make sense are drawn more often (a truco called says its cards are good).
+A world the judge turns down is never the only one: after `tries` draws the last consistent
+world is taken as it is.
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ BLIND_PREFIX = "#"
 # Observation fields about earlier hands: a world starts at the current hand, so it cannot
 # reproduce them, and the cards they name are back in the deck.
 PAST_FIELDS = frozenset({"hand_no", "previous_hand"})
+# The decisions that say something about a seat's cards beyond the card it plays: bets and
+# answers (a card played where a bet was legal counts too: it did not bet).
+BETTING = frozenset({"truco", "accept", "refuse", "envido", "real_envido", "falta_envido", "flor"})
 # Deals for which the start of the hand's score is searched before assuming nothing was scored
 # in this hand yet (each search replays the hand once per candidate score).
 MAX_START_SEARCHES = 8
@@ -44,8 +55,17 @@ class WorldSampler:
     `hand_start_score`, when the caller knows it (a bot remembers the score its hand-end
     notice showed), is the score when this hand began; without it the sampler works it out."""
 
-    def __init__(self, obs: Observation, hand_start_score: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        obs: Observation,
+        hand_start_score: tuple[int, int] | None = None,
+        judge: Callable | None = None,
+    ):
         self.obs = obs
+        # How likely the other team's betting decisions of this hand are in a world (beliefs).
+        self.judge = judge
+        self._judged: list[tuple[GameState, int, str]] = []
+        self.disbelieved = 0
         self.variant = get_variant(obs.variant)
         self.rules = rules_for(obs)
         self.deck = deck_set(self.rules.deck_name)
@@ -133,13 +153,26 @@ class WorldSampler:
         return hand
 
     def sample(self, rng: random.Random, tries: int = 40) -> GameState | None:
+        fallback = None
         for _ in range(tries):
             self.attempts += 1
             state = self._try(self.deal(rng), rng)
             if state is not None:
+                if self._judged and not self._believed(rng):
+                    self.disbelieved += 1
+                    fallback = state
+                    continue
                 self.accepted += 1
                 return state
-        return None
+        return fallback
+
+    def _believed(self, rng: random.Random) -> bool:
+        """Whether to keep a consistent world, with the probability that the other team would
+        have made its betting decisions of this hand in it."""
+        keep = 1.0
+        for state, seat, action in self._judged:
+            keep *= self.judge(state, seat, action, rng)
+        return rng.random() < keep
 
     def _try(self, deal: Deal, rng: random.Random) -> GameState | None:
         if self.start is not None:
@@ -195,6 +228,9 @@ class WorldSampler:
 
     def _replay(self, deal: Deal, start, rng: random.Random) -> GameState | None:
         obs = self.obs
+        judged = self._judged = []
+        judge = self.judge is not None
+        team = obs.seat & 1
         try:
             state = self.rules.new_state(self.players, FixedDeals([deal]), obs.dealer, start)
             covered = list(obs.covered)
@@ -206,6 +242,8 @@ class WorldSampler:
                     action = _hidden(action, legal, seat == self.seat, covered, rng)
                     if action is None:
                         return None
+                if judge and seat & 1 != team and (action in BETTING or BETTING & set(legal)):
+                    judged.append((state, seat, action))
                 state = state.apply(action)
         except TrucoError:
             return None

@@ -15,7 +15,7 @@ from bots.profile import OpponentProfile
 from engine.match import MatchSpec, play_match
 from engine.runner import BotSpec
 from engine.stats import mean_interval
-from tests.support import start
+from tests.support import act, start
 from tests.test_conformance import CASES
 
 FAST = {"iterations": 12, "time_ms": None}  # a fixed budget: fast and reproducible
@@ -111,3 +111,53 @@ def test_the_profile_counts_a_hand_once():
     for _ in range(3):
         profile.learn(0, hand_where_they_ran(0), key=("game 1", 0))
     assert profile.refuse_rate.total == 1
+
+
+def test_beliefs_turn_down_the_worlds_the_judge_rules_out():
+    """Seat 0 called truco; a judge that finds the call impossible with the zap (4c) in seat 0's
+    hand keeps no such world while worlds without it can be drawn, and a judge that rules out
+    nothing keeps them."""
+    from bots.worlds import WorldSampler
+
+    state = start("paulista", [(["5c 6h 7d", "Kd 5s 6s"], "3d")])
+    state = act(state, "0 truco")
+    obs = state.observation(1)
+    seen = []
+
+    def judge(world, seat, action, rng):
+        seen.append((seat, action))
+        return 0.0 if "4c" in world.dealt[0] else 1.0
+
+    rng = random.Random(4)
+    believing = WorldSampler(obs, judge=judge)
+    worlds = [believing.sample(rng) for _ in range(60)]
+    assert all(w is not None and "4c" not in w.dealt[0] for w in worlds)
+    assert set(seen) == {(0, "truco")}  # only the other side's betting decisions are judged
+    plain = WorldSampler(obs)
+    assert any("4c" in plain.sample(rng).dealt[0] for _ in range(200))
+
+
+def test_belief_weights_rank_decisions_by_how_far_they_are_from_the_model():
+    from bots.expert import belief_weight
+
+    assert belief_weight("truco", "truco") == belief_weight("play 4c", "play 5d") == 1.0
+    assert belief_weight("accept", "refuse") < 1.0
+    assert belief_weight("refuse", "truco") < belief_weight("accept", "truco") < 1.0
+    assert belief_weight("play 4c", "truco") < belief_weight("truco", "play 4c") < 1.0
+
+
+def test_expert_runs_from_a_truco_with_a_poor_hand_believing_the_bet():
+    """The heuristic calls truco on strong cards; with nothing, the expert (whose model of the
+    other side is that heuristic) runs."""
+    state = act(start("paulista", [(["4c 4h 3s", "5c 6h 7d"], "3d")]), "0 truco")
+    obs = state.observation(1)
+    bot = ExpertBot(
+        variant=obs.variant,
+        options=obs.options,
+        seat=1,
+        players=2,
+        rng=random.Random(1),
+        iterations=300,
+        time_ms=None,
+    )
+    assert bot.act(obs) == "refuse"
