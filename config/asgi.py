@@ -53,7 +53,9 @@ async def lifespan(scope, receive, send):
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urls + watch_urls))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urls + watch_urls))
+        ),
         "lifespan": lifespan,
     }
 )

@@ -273,6 +273,7 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+
 def bundle_storage_setting() -> dict:
     """Where uploaded bundles are kept. `TRUCO_BUNDLE_STORAGE=filesystem` (the default): a
     folder under var/, which only this machine sees. `s3`: a bucket of an S3-compatible object
@@ -306,7 +307,6 @@ def bundle_storage_setting() -> dict:
             "default_acl": None,  # private: bundles are read with the credentials, never by URL
         },
     }
-
 
 
 STATIC_URL = "static/"
@@ -477,6 +477,9 @@ TRUCO_LADDER_IN_FLIGHT = env_int("TRUCO_LADDER_IN_FLIGHT", 2)
 # it to the workers' total concurrency; the embedded default runs two).
 TRUCO_LADDER_IN_FLIGHT_TOTAL = env_int("TRUCO_LADDER_IN_FLIGHT_TOTAL", 2)
 TRUCO_LADDER_WINDOW_HOURS = env_int("TRUCO_LADDER_WINDOW_HOURS", 24)
+# A version validating for less than this holds the ladder back (its smoke match goes first);
+# one validating for longer (its task lost) no longer does.
+TRUCO_LADDER_YIELDS_TO_UPLOADS_SECONDS = env_int("TRUCO_LADDER_YIELDS_TO_UPLOADS_SECONDS", 600)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stale-matches": {"task": "tournaments.sweep", "schedule": float(TRUCO_SWEEP_SECONDS)},
     # Tables in play whose timer message or robots' advance was lost (tables/services.py sweep).

@@ -42,7 +42,7 @@ from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
 from submitted_bots.playing import spec_for
 from tournaments.game_privacy import private_part, public_record
-from tournaments.ladder import rate_ladder_match, tournament_matches_waiting
+from tournaments.ladder import others_go_first, rate_ladder_match
 from tournaments.live_feed import LiveFeed
 from tournaments.models import Entrant, Game, Match, Tournament
 from tournaments.scheduling import needs_winner, rated_player_ids
@@ -243,10 +243,11 @@ def _claim_locked(
     if (
         tournament.kind == Tournament.Kind.LADDER
         and match.status != Match.Status.RUNNING
-        and tournament_matches_waiting()
+        and others_go_first()
     ):
-        # Tournaments go first: a ladder match queued before a tournament's waits for the
-        # ladder's scheduler to send it again once no tournament match is waiting.
+        # Tournaments and uploads go first: a ladder match queued before a tournament's match
+        # or a version's validation waits for the ladder's scheduler to send it again once
+        # neither is waiting.
         match.status = Match.Status.PENDING
         match.save(update_fields=["status"])
         return Outcome("held", tournament.pk)

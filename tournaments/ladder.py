@@ -12,6 +12,8 @@ The matches themselves are made by tournaments/ladder_scheduler.py.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -36,6 +38,22 @@ def tournament_matches_waiting() -> bool:
         .filter(BOT_ONLY)
         .exists()
     )
+
+
+def versions_validating() -> bool:
+    """Whether a version uploaded lately is still waiting for its smoke match: its author is
+    looking at the page, so the ladder yields to it as to tournaments (its validation task
+    would otherwise wait in the workers' queue behind ladder matches). A version validating for
+    longer than TRUCO_LADDER_YIELDS_TO_UPLOADS_SECONDS (its task lost) no longer holds the
+    ladder."""
+    since = timezone.now() - timedelta(seconds=settings.TRUCO_LADDER_YIELDS_TO_UPLOADS_SECONDS)
+    return Bot.objects.filter(status=Bot.Status.VALIDATING, created_at__gte=since).exists()
+
+
+def others_go_first() -> bool:
+    """Whether the ladder waits: a tournament's bot match or an upload's validation is waiting
+    for a worker."""
+    return tournament_matches_waiting() or versions_validating()
 
 
 def boards_of(bot: Bot) -> list[tuple[str, int]]:

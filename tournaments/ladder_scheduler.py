@@ -2,8 +2,8 @@
 `tournaments.ladder` task) or by the embedded stack's supervisor (website/periodic.py): it puts
 ready versions on their boards, then starts each unpaused ladder's next matches, as many as its
 budget of games per hour and its cap of matches in flight allow, paired by
-tournaments/ladder_policy.py. Tournaments go first: while any tournament's bot match waits for a
-worker, no ladder match is queued. All boards share at most TRUCO_LADDER_IN_FLIGHT_TOTAL matches
+tournaments/ladder_policy.py. Tournaments and uploads go first: while any tournament's bot match or
+a new version's validation waits for a worker, no ladder match is queued. All boards share at most TRUCO_LADDER_IN_FLIGHT_TOTAL matches
 in flight, and a free slot goes to the neediest board first.
 
 A ladder match is a match of the ladder's tournament (kind `ladder`): duplicate pairs
@@ -24,7 +24,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from tournaments import dispatch
-from tournaments.ladder import sync_boards, tournament_matches_waiting
+from tournaments.ladder import others_go_first, sync_boards
 from tournaments.ladder_policy import History, Policy, Version, matches_allowed, next_pairs
 from tournaments.models import Ladder, LadderEntry, Match, Round, Tournament
 from tournaments.seeds import match_seed
@@ -39,7 +39,7 @@ def tick() -> int:
     flight at once, so a newly uploaded version's first match never waits behind a queue of
     other boards' matches. Free slots go to the neediest board first (`urgency`)."""
     sync_boards()
-    if tournament_matches_waiting():
+    if others_go_first():
         return 0
     now = timezone.now()
     started = 0

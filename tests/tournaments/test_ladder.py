@@ -4,6 +4,8 @@ the board's ratings and keeps their history."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from engine import plugins
@@ -303,3 +305,31 @@ def test_a_ladder_match_queued_before_a_tournament_waits_for_it(
     ladder_scheduler.tick()
     assert queued.pk in published  # sent again once no tournament match waits
     assert execution.execute(queued.pk).kind == "recorded"
+
+
+def test_an_upload_waiting_for_its_validation_goes_before_the_ladder(three_owners, published):
+    """An author who uploads a version watches its page until it is validated: its smoke match
+    must not wait in the workers' queue behind ladder matches."""
+    ladder_scheduler.tick()
+    queued = Match.objects.filter(tournament__kind=Tournament.Kind.LADDER).first()
+    assert queued.status == Match.Status.QUEUED
+    upload = BotFactory(name="fresh", plugin="random", owner=UserFactory(username="author"))
+    Bot.objects.filter(pk=upload.pk).update(status=Bot.Status.VALIDATING)
+    # a worker takes the ladder's message first: it puts the match back, unplayed
+    assert execution.execute(queued.pk).kind == "held"
+    queued.refresh_from_db()
+    assert queued.status == Match.Status.PENDING and queued.games_played == 0
+    published.clear()
+    assert ladder_scheduler.tick() == 0
+    assert queued.pk not in published  # still waiting for the upload's validation
+    Bot.objects.filter(pk=upload.pk).update(status=Bot.Status.READY)
+    ladder_scheduler.tick()
+    assert queued.pk in published  # sent again once the version is validated
+
+
+def test_a_validation_lost_long_ago_does_not_hold_the_ladder(three_owners, published, settings):
+    settings.TRUCO_LADDER_YIELDS_TO_UPLOADS_SECONDS = 600
+    stuck = BotFactory(name="stuck", plugin="random", owner=UserFactory(username="author"))
+    long_ago = stuck.created_at - timedelta(seconds=601)
+    Bot.objects.filter(pk=stuck.pk).update(status=Bot.Status.VALIDATING, created_at=long_ago)
+    assert ladder_scheduler.tick() > 0

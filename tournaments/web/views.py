@@ -126,9 +126,7 @@ def match_detail(request, pk: int):
     has_humans = match.entrant_b is not None and (
         match.entrant_a.bot_id is None or match.entrant_b.bot_id is None
     )
-    watchable = (
-        not has_humans and match.entrant_b is not None and match.status in Match.UNFINISHED
-    )
+    watchable = not has_humans and match.entrant_b is not None and match.status in Match.UNFINISHED
     return render(
         request,
         "tournaments/match_detail.html",
