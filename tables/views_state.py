@@ -80,7 +80,9 @@ def render(
             "variant": tournament.variant,
             "players": tournament.players,
             # The deck the variant deals at these rules: the page draws its card faces from it.
-            "deck": table_deck(tournament),
+            "deck": table.memo("deck", lambda: table_deck(tournament))
+            if table is not None
+            else table_deck(tournament),
         },
         "waiting": live.waiting if live is not None else "start",
         "version": live.version if live is not None else 0,
