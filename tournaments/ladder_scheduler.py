@@ -2,9 +2,10 @@
 `tournaments.ladder` task) or by the embedded stack's supervisor (website/periodic.py): it puts
 ready versions on their boards, then starts each unpaused ladder's next matches, as many as its
 budget of games per hour and its cap of matches in flight allow, paired by
-tournaments/ladder_policy.py. Tournaments and uploads go first: while any tournament's bot match or
-a new version's validation waits for a worker, no ladder match is queued. All boards share at most TRUCO_LADDER_IN_FLIGHT_TOTAL matches
-in flight, and a free slot goes to the neediest board first.
+tournaments/ladder_policy.py. Tournaments and uploads go first: while any tournament's bot
+match or a new version's validation waits for a worker, no ladder match is queued. All boards
+share at most TRUCO_LADDER_IN_FLIGHT_TOTAL matches in flight, and a free slot goes to the
+neediest board first.
 
 A ladder match is a match of the ladder's tournament (kind `ladder`): duplicate pairs
 (TRUCO_LADDER_PAIRS), played, recorded and swept like any other, and rated on its board as well
