@@ -43,6 +43,14 @@ def manage(env, *args, **kw) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
+def services_env(services_env):
+    """The services' environment with the slow built-in bots blocked: the smoke match's opponent
+    is drawn among random and heuristic (drawn against mcts, the validation took 16 s of the
+    test's 24), which the test does not look at."""
+    return {**services_env, "TRUCO_BLOCKED_PLUGINS": "mcts expert"}
+
+
+@pytest.fixture
 def web_server(services_env):
     port = free_port()
     server = subprocess.Popen(
