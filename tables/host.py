@@ -26,6 +26,7 @@ import logging
 import os
 import signal
 import socket
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -34,7 +35,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
@@ -51,6 +52,29 @@ from tables.views_state import CannotWatch, render
 from tournaments import dispatch
 
 log = logging.getLogger(__name__)
+
+
+# A thread's database connection is checked (and closed when broken or too old) at most this
+# often: Django's check before each job cost a `SELECT 1` round trip per job, several a decision.
+CONNECTION_CHECK_SECONDS = 5.0
+_checked = threading.local()
+
+
+def tidy_connection() -> None:
+    """Django's request-start hygiene for a pool thread's connection, at most every
+    CONNECTION_CHECK_SECONDS, and at once after a job whose query failed."""
+    now = time.monotonic()
+    if connection.errors_occurred or now - getattr(_checked, "at", 0.0) > CONNECTION_CHECK_SECONDS:
+        close_old_connections()
+        _checked.at = now
+
+
+# A robot's reply that comes within this of a person's decision is pushed with it, one state
+# instead of two (the person's card, then the robot's): half the pushes at a bot's table.
+QUICK_REPLY_SECONDS = 0.15
+# The outcome of a command that comes within this is its own acknowledgement (one message
+# instead of two); a slower one is acknowledged first, so that the sender knows it was heard.
+QUICK_ANSWER_SECONDS = 0.25
 
 
 def host_name() -> str:
@@ -121,15 +145,12 @@ class TableHost:
         queries and time counted into `meter` if given (stack/metering.py)."""
 
         def job():
-            close_old_connections()
-            try:
-                with writing_as_host():  # its own writes tell no host (tables/signals.py)
-                    if meter is None:
-                        return function(*args)
-                    with meter.measuring():
-                        return function(*args)
-            finally:
-                close_old_connections()
+            tidy_connection()
+            with writing_as_host():  # its own writes tell no host (tables/signals.py)
+                if meter is None:
+                    return function(*args)
+                with meter.measuring():
+                    return function(*args)
 
         return await asyncio.get_running_loop().run_in_executor(self.pool, job)
 
@@ -178,21 +199,25 @@ class TableHost:
         held = self.held.get(match_id)
         if held is None:
             return  # not ours (any more): the sender claims it when nobody acknowledges
-        await self.reply(message, {"ack": True, "id": message.get("id")})
-        command = message["command"]
+        work = asyncio.ensure_future(self.outcome(held, message))
+        done, _ = await asyncio.wait({work}, timeout=QUICK_ANSWER_SECONDS)
+        if not done:
+            await self.reply(message, {"ack": True, "id": message.get("id")})
+        answer = await work
+        if answer is not None:
+            await self.reply(message, answer)
+
+    async def outcome(self, held: Held, message: dict[str, Any]) -> dict[str, Any] | None:
+        """What the command `message` answers: its handler's answer, or what went wrong."""
         try:
             async with held.lock:
                 held.active = time.monotonic()
-                answer = await getattr(self, f"on_{command}")(held, message)
+                return await getattr(self, f"on_{message['command']}")(held, message)
         except TableMoved:
-            await self.drop(match_id, release=False)  # not ours any more
-            await self.reply(message, {"moved": True})
-            return
+            await self.drop(held.match_id, release=False)  # not ours any more
+            return {"moved": True}
         except TableError as exc:
-            await self.reply(message, {"error": str(exc), "status": exc.status})
-            return
-        if answer is not None:
-            await self.reply(message, answer)
+            return {"error": str(exc), "status": exc.status}
 
     # --- holding tables ---------------------------------------------------------------------
     async def claim(self, match_id: int) -> None:
@@ -308,16 +333,26 @@ class TableHost:
         held.table.seen(held.connected, held.last_seen)
         return True
 
-    def locked_row(self, held: Held) -> LiveMatch:
-        """The table's row, locked for the caller's transaction; the table built again if it
+    def locked_row(self, held: Held) -> None:
+        """The table's row locked for the caller's transaction; the table built again if it
         changed elsewhere since this host wrote it."""
-        row = LiveMatch.objects.select_for_update().filter(match_id=held.match_id).first()
-        if row is None or row.host != self.name:
+        host, version = self.lock_row(held)
+        if host != self.name:
             raise TableMoved("this table moved to another host: try again", 503)
-        if held.table is None or row.version != held.table.version:
+        if held.table is None or version != held.table.version:
             self.rebuild(held)
         held.table.seen(held.connected, held.last_seen)
-        return row
+
+    def lock_row(self, held: Held) -> tuple[str | None, int | None]:
+        """The table's row locked for the caller's transaction: (its host, its version). Only
+        those two columns are read: the row's games and logs are what this host holds."""
+        row = (
+            LiveMatch.objects.select_for_update()
+            .filter(match_id=held.match_id)
+            .values_list("host", "version")
+            .first()
+        )
+        return row if row is not None else (None, None)
 
     async def play_on(self, held: Held, *, pushed: bool = False) -> None:
         """After a change: push it (unless `pushed` already); robots to play think, outside
@@ -346,8 +381,8 @@ class TableHost:
 
     def keep_thinking(self, held: Held, version: int, status: str) -> bool:
         with transaction.atomic():
-            row = LiveMatch.objects.select_for_update().filter(match_id=held.match_id).first()
-            if row is None or row.host != self.name or row.version != version:
+            host, written = self.lock_row(held)
+            if host != self.name or written != version:
                 self.rebuild(held)  # the table moved meanwhile: its moves are dropped
                 return False
             if status == OVER:
@@ -395,17 +430,23 @@ class TableHost:
 
     # --- pushing -----------------------------------------------------------------------------
     async def push(self, held: Held, meter: Meter | None = None) -> None:
-        table = held.table
-        if table is None:
-            return
-        layer = routing.layer()
+        """The table as it is, to every view of it."""
+        if held.table is not None:
+            await self.send(await self.run(self.render_views, held, meter=meter))
+
+    def render_views(self, held: Held) -> list[tuple[str, dict[str, Any]]]:
+        """(group, state) for every view of the table, rendered in one job."""
+        states = []
         for viewer, language in list(held.views):
-            state = await self.run(self.render, held, viewer, language, meter=meter)
+            state = self.render(held, viewer, language)
             if state is not None:
-                await layer.group_send(
-                    routing.view_group(held.match_id, viewer, language),
-                    {"type": "table.state", "state": state},
-                )
+                states.append((routing.view_group(held.match_id, viewer, language), state))
+        return states
+
+    async def send(self, states: list[tuple[str, dict[str, Any]]]) -> None:
+        layer = routing.layer()
+        for group, state in states:
+            await layer.group_send(group, {"type": "table.state", "state": state})
 
     def render(self, held: Held, viewer: str, language: str) -> dict[str, Any] | None:
         player = None
@@ -423,10 +464,28 @@ class TableHost:
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         meter = Meter() if metering.enabled() else None
-        await self.run(self.act, held, message, meter=meter)
-        await self.push(held, meter=meter)  # what the decision changed, to every viewer
-        # The person is answered once their decision is written and pushed (instant robots'
-        # replies with it); slower robots think after, and what they play is pushed too.
+        rendered = await self.run(self.act, held, message, meter=meter)
+        table = held.table
+        game = table.game if table is not None else None
+        if game is None or game.waiting_for_person or game.over:
+            await self.send(rendered)  # what the decision changed, to every viewer
+        else:
+            # A robot replies: its reply, if quick, goes out with the decision as one state;
+            # else the decision goes out at once and the reply after it. The table is rendered
+            # before the robot thinks, never while (its game changes in the robot's thread).
+            version = table.version
+            thinking = asyncio.ensure_future(
+                self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
+            )
+            done, _ = await asyncio.wait({thinking}, timeout=QUICK_REPLY_SECONDS)
+            if not done:
+                await self.send(rendered)
+            # The reply written (or dropped: the table moved meanwhile, and was built again),
+            # and the table as it is then pushed.
+            await self.run(self.keep_thinking, held, version, await thinking, meter=meter)
+            await self.push(held, meter=meter)
+        # Robots still to play (a slice's end, more robots) think after the answer, and what
+        # they play is pushed too; a person's turn gets its timer.
         self.then_play_on(held, pushed=True)
         answer = {"ok": True, "version": held.table.version if held.table else None}
         if meter is not None:
@@ -441,7 +500,9 @@ class TableHost:
 
         self.spawn(later())
 
-    def act(self, held: Held, message: dict[str, Any]) -> None:
+    def act(self, held: Held, message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The person's decision written (and instant robots' replies); the table's views
+        rendered as it is then."""
         player = int(message["player"])
         with transaction.atomic():
             self.locked_row(held)
@@ -460,6 +521,7 @@ class TableHost:
             if table.bots_reply_at_once():
                 table.advance()  # a millisecond a decision: in this transaction
             table.save()
+        return self.render_views(held)
 
     async def on_changed(self, held: Held, message: dict[str, Any]) -> None:
         await self.run(self.rebuild, held)

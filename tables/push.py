@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -83,6 +84,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     viewer: str
     player: int | None = None
     watching = False
+
+    async def dispatch(self, message):
+        """As Channels' own, without closing old database connections before every message:
+        Channels does that in a thread hop per message (a pushed state, an action), the largest
+        cost of a connection under load, and this consumer's few queries run through
+        `database_sync_to_async`, which closes old connections around each of them anyway."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
