@@ -62,6 +62,9 @@ def hosts(postgres_orm_url, s3_process, tmp_path):
         CELERY_VISIBILITY_TIMEOUT="2",
         CELERY_RESTORE_INTERVAL="1",
         TRUCO_MATCH_LEASE_SECONDS=str(LEASE_SECONDS),
+        # The smoke match's opponent is drawn among the quick built-in bots (against mcts, a
+        # validation takes 15 s more); the tournament's bots are random and heuristic anyway.
+        TRUCO_BLOCKED_PLUGINS="mcts expert",
         **s3_process.environment(),
     )
     made = {}
