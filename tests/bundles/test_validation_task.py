@@ -84,10 +84,14 @@ def run_tournament(*bots: str) -> dict:
     return json.loads(out.getvalue().strip().splitlines()[-1])
 
 
-def test_ready_versions_play_a_tournament_and_are_rated_apart(user, user_api, settings):
-    # One smoke game per setting, not two: the class example plays every variant, and its
-    # smoke match drawn against mcts took 40 s (what a validation reports has its own test).
+def test_ready_versions_play_a_tournament_and_are_rated_apart(
+    user, user_api, settings, monkeypatch
+):
+    # One smoke game per setting, not two, against a quick built-in bot: the class example
+    # plays every variant, and its smoke match drawn against mcts took 40 s (what a validation
+    # reports has its own test).
     settings.TRUCO_VALIDATION_GAMES = 1
+    monkeypatch.setattr("engine.bundles.smoke.OPPONENTS", ("random", "heuristic"))
     first = upload_folder(user_api, EXAMPLES / "python-greedy")
     validate_version(first["id"])
     second = upload_folder(user_api, EXAMPLES / "python-plugin-class")
