@@ -75,6 +75,10 @@ QUICK_REPLY_SECONDS = 0.15
 # The outcome of a command that comes within this is its own acknowledgement (one message
 # instead of two); a slower one is acknowledged first, so that the sender knows it was heard.
 QUICK_ANSWER_SECONDS = 0.25
+CHANGED_MEANWHILE = (
+    "the table changed while you played (a vote, a deal, another host): your decision was "
+    "not taken; the table is shown again, try again"
+)
 
 
 def host_name() -> str:
@@ -464,26 +468,12 @@ class TableHost:
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         meter = Meter() if metering.enabled() else None
-        rendered = await self.run(self.act, held, message, meter=meter)
         table = held.table
-        game = table.game if table is not None else None
-        if game is None or game.waiting_for_person or game.over:
-            await self.send(rendered)  # what the decision changed, to every viewer
+        if table is None or table.bots_reply_at_once():
+            # Built-in robots of a millisecond a decision reply in the decision's transaction.
+            await self.send(await self.run(self.act_at_once, held, message, meter=meter))
         else:
-            # A robot replies: its reply, if quick, goes out with the decision as one state;
-            # else the decision goes out at once and the reply after it. The table is rendered
-            # before the robot thinks, never while (its game changes in the robot's thread).
-            version = table.version
-            thinking = asyncio.ensure_future(
-                self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
-            )
-            done, _ = await asyncio.wait({thinking}, timeout=QUICK_REPLY_SECONDS)
-            if not done:
-                await self.send(rendered)
-            # The reply written (or dropped: the table moved meanwhile, and was built again),
-            # and the table as it is then pushed.
-            await self.run(self.keep_thinking, held, version, await thinking, meter=meter)
-            await self.push(held, meter=meter)
+            await self.act_then_reply(held, message, meter)
         # Robots still to play (a slice's end, more robots) think after the answer, and what
         # they play is pushed too; a person's turn gets its timer.
         self.then_play_on(held, pushed=True)
@@ -492,6 +482,89 @@ class TableHost:
             answer["meter"] = meter.to_json()
         return answer
 
+    async def act_then_reply(self, held: Held, message: dict[str, Any], meter) -> None:
+        """A person's decision at a table of bot processes. The decision is taken in memory
+        and the robot to reply starts thinking at once: a reply within QUICK_REPLY_SECONDS is
+        written with the decision in one transaction and pushed with it as one state (half
+        the writes and pushes of a decision); else the decision is written and pushed first,
+        the reply after it. Until it is written the decision is not answered, so a host that
+        dies meanwhile loses nothing: its sender sends it again to the next host."""
+        table = held.table
+        version = table.version
+        values, rendered = await self.run(self.act_in_memory, held, message, meter=meter)
+        game = table.game
+        if game is None or game.waiting_for_person or game.over:
+            await self.run(self.write_decision, held, version, values, meter=meter)
+            await self.send(rendered)
+            return
+        # The table was rendered before the robot thinks, never while (its game changes in
+        # the robot's thread), and nothing rebuilds it until the robot is done.
+        thinking = asyncio.ensure_future(
+            self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
+        )
+        done, _ = await asyncio.wait({thinking}, timeout=QUICK_REPLY_SECONDS)
+        if not done:
+            written = await self.run(self.write_decision, held, version, values, False, meter=meter)
+            if written:
+                await self.send(rendered)
+                version = table.version
+        kept = await self.run(self.keep_thinking, held, version, await thinking, meter=meter)
+        await self.push(held, meter=meter)  # the reply, or the table built again
+        if not kept:
+            raise TableError(CHANGED_MEANWHILE, 409)
+
+    def act_at_once(self, held: Held, message: dict[str, Any]) -> list[tuple[str, Any]]:
+        """The person's decision and the instant robots' replies, written in one transaction;
+        the table's views rendered then."""
+        with transaction.atomic():
+            self.locked_row(held)
+            self.take_decision(held, message)
+            if held.table.bots_reply_at_once():
+                held.table.advance()  # a millisecond a decision: in this transaction
+            held.table.save()
+        return self.render_views(held)
+
+    def act_in_memory(self, held: Held, message: dict[str, Any]) -> tuple[dict, list]:
+        """The person's decision taken on the table in memory, not written: (the row's values
+        then, the table's views rendered then)."""
+        held.table.seen(held.connected, held.last_seen)
+        self.take_decision(held, message)
+        return held.table.row_values(), self.render_views(held)
+
+    def take_decision(self, held: Held, message: dict[str, Any]) -> None:
+        player = int(message["player"])
+        table = held.table
+        if player not in human_ids(table.match):
+            raise TableError(not_seated(table.settings), 403)
+        table.act(player, message.get("action"), message.get("seat"), message.get("turn"))
+        ip = message.get("ip")
+        written = held.touched.get(player)
+        if ip and (written is None or written[1] != ip or time.monotonic() - written[0] > 10):
+            # Presence rows (the shared-address rule, REST players' absence) need not be
+            # written at every decision: the host knows who is here meanwhile.
+            touch(held.match_id, player, ip)
+            held.touched[player] = (time.monotonic(), ip)
+        held.last_seen[player] = timezone.now()
+
+    def write_decision(
+        self, held: Held, version: int, values: dict[str, Any], rebuild: bool = True
+    ) -> bool:
+        """Write a decision taken in memory at `version` of the row, if the row is still at
+        it; else (a vote, a deal, another host changed it meanwhile) the decision is dropped:
+        the table is built again (`rebuild`, when no robot is thinking on it) and the person
+        told to try again, or False."""
+        with transaction.atomic():
+            host, written = self.lock_row(held)
+            if host == self.name and written == version:
+                held.table.save(values=values)
+                return True
+        if not rebuild:
+            return False
+        if host != self.name:
+            raise TableMoved("this table moved to another host: try again", 503)
+        self.rebuild(held)
+        raise TableError(CHANGED_MEANWHILE, 409)
+
     def then_play_on(self, held: Held, *, pushed: bool = False) -> None:
         async def later():
             async with held.lock:
@@ -499,29 +572,6 @@ class TableHost:
                     await self.play_on(held, pushed=pushed)
 
         self.spawn(later())
-
-    def act(self, held: Held, message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        """The person's decision written (and instant robots' replies); the table's views
-        rendered as it is then."""
-        player = int(message["player"])
-        with transaction.atomic():
-            self.locked_row(held)
-            table = held.table
-            if player not in human_ids(table.match):
-                raise TableError(not_seated(table.settings), 403)
-            table.act(player, message.get("action"), message.get("seat"), message.get("turn"))
-            ip = message.get("ip")
-            written = held.touched.get(player)
-            if ip and (written is None or written[1] != ip or time.monotonic() - written[0] > 10):
-                # Presence rows (the shared-address rule, REST players' absence) need not be
-                # written at every decision: the host knows who is here meanwhile.
-                touch(held.match_id, player, ip)
-                held.touched[player] = (time.monotonic(), ip)
-            held.last_seen[player] = timezone.now()
-            if table.bots_reply_at_once():
-                table.advance()  # a millisecond a decision: in this transaction
-            table.save()
-        return self.render_views(held)
 
     async def on_changed(self, held: Held, message: dict[str, Any]) -> None:
         await self.run(self.rebuild, held)

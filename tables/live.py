@@ -416,31 +416,45 @@ class LiveTable:
             self.session.closed = False
 
     # --- writing it back --------------------------------------------------------------------
-    def save(self, *, timer: bool = True) -> LiveMatch:
-        """Write the table to its live match row (the caller holds its lock), its version one
-        up. With a person to act, their turn's deadline is set when the decision is new."""
+    def row_values(self, *, timer: bool = True) -> dict[str, Any]:
+        """What `save` writes of the game in play, as the row's fields: copies, so that a host
+        may take them now and write them later while a robot plays on. With a person to act,
+        their turn's deadline is set when the decision is new."""
         live, game = self.live, self.game
-        # The decision the row waited for before this change: a deadline is kept for it.
-        was = (live.waiting, live.to_act, live.game_no, len(live.actions), live.turn_deadline)
-        if game is not None:
-            live.actions = game.actions
-            live.auto_played = list(game.timeouts)
-            live.bot_logs = {str(seat): text for seat, text in game.logs.items()}
-            live.clocks = list(game.clocks) if game.clocks is not None else None
-            seat = game.to_act
-            if game.waiting_for_person:
+        if game is None:
+            return {}
+        values: dict[str, Any] = {
+            "actions": list(game.actions),
+            "auto_played": list(game.timeouts),
+            "bot_logs": {str(seat): text for seat, text in game.logs.items()},
+            "clocks": list(game.clocks) if game.clocks is not None else None,
+            "to_act": game.to_act,
+        }
+        if game.waiting_for_person:
+            # The decision the row waited for before this change: a deadline is kept for it.
+            same = (live.waiting, live.to_act, len(live.actions)) == (
+                LiveMatch.Waiting.HUMAN,
+                game.to_act,
+                game.ply,
+            )
+            if not (same and live.turn_deadline):
                 turn = self.tournament.turn_seconds
-                same = was[:4] == (LiveMatch.Waiting.HUMAN, seat, live.game_no, game.ply)
-                if not (same and was[4]):
-                    live.turn_deadline = (
-                        timezone.now() + timedelta(seconds=turn) if turn and timer else None
-                    )
-                live.waiting = LiveMatch.Waiting.HUMAN
-            else:
-                live.turn_deadline = None
-                if live.waiting != LiveMatch.Waiting.NEXT:
-                    live.waiting = LiveMatch.Waiting.BOTS
-            live.to_act = seat
+                values["turn_deadline"] = (
+                    timezone.now() + timedelta(seconds=turn) if turn and timer else None
+                )
+            values["waiting"] = LiveMatch.Waiting.HUMAN
+        else:
+            values["turn_deadline"] = None
+            if live.waiting != LiveMatch.Waiting.NEXT:
+                values["waiting"] = LiveMatch.Waiting.BOTS
+        return values
+
+    def save(self, *, timer: bool = True, values: dict[str, Any] | None = None) -> LiveMatch:
+        """Write the table to its live match row (the caller holds its lock), its version one
+        up: the game in play as it is, or `values` taken from it earlier (`row_values`)."""
+        live = self.live
+        for name, value in (self.row_values(timer=timer) if values is None else values).items():
+            setattr(live, name, value)
         live.save()  # its version one up (LiveMatch.save)
         self.version = live.version
         if self.match.status == Match.Status.DONE or live.waiting == LiveMatch.Waiting.DONE:
