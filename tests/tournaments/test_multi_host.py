@@ -191,4 +191,4 @@ def test_a_bundle_uploaded_on_the_web_host_is_validated_and_played_on_worker_hos
         if web is not None:
             stop_web_server(web)
         for worker in workers.values():
-            stop_worker(worker, timeout=5)
+            stop_worker(worker, idle=True)  # the tournament is over (or the test failed)

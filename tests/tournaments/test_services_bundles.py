@@ -160,4 +160,4 @@ def test_upload_validate_version_and_play_on_a_real_worker(
         )
         assert sorted(rated) == sorted([(first["player"], 2), (second["player"], 2)])
     finally:
-        stop_worker(worker)
+        stop_worker(worker, idle=True)  # its tournament is over: nothing to finish
