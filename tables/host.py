@@ -75,6 +75,7 @@ QUICK_REPLY_SECONDS = 0.15
 # The outcome of a command that comes within this is its own acknowledgement (one message
 # instead of two); a slower one is acknowledged first, so that the sender knows it was heard.
 QUICK_ANSWER_SECONDS = 0.25
+ANSWERS_KEPT = 16
 CHANGED_MEANWHILE = (
     "the table changed while you played (a vote, a deal, another host): your decision was "
     "not taken; the table is shown again, try again"
@@ -104,6 +105,16 @@ class Held:
     players: dict[int, Player] = field(default_factory=dict)
     touched: dict[int, tuple[float, str]] = field(default_factory=dict)  # Presence written
     thinking: bool = False
+    # The last commands' answers by id: a command its sender sent again (its host seemed gone)
+    # is answered as the first time, not done twice.
+    answers: dict[str, Any] = field(default_factory=dict)
+
+    def remember(self, command_id: str | None, answer: Any) -> None:
+        if command_id is None:
+            return
+        self.answers[command_id] = answer
+        while len(self.answers) > ANSWERS_KEPT:
+            del self.answers[next(iter(self.answers))]
 
 
 class TableHost:
@@ -213,15 +224,22 @@ class TableHost:
 
     async def outcome(self, held: Held, message: dict[str, Any]) -> dict[str, Any] | None:
         """What the command `message` answers: its handler's answer, or what went wrong."""
+        command_id = message.get("id")
         try:
             async with held.lock:
                 held.active = time.monotonic()
-                return await getattr(self, f"on_{message['command']}")(held, message)
+                if command_id is not None and command_id in held.answers:
+                    return held.answers[command_id]  # sent again: answered, not done again
+                answer = await getattr(self, f"on_{message['command']}")(held, message)
+                held.remember(command_id, answer)
+                return answer
         except TableMoved:
             await self.drop(held.match_id, release=False)  # not ours any more
             return {"moved": True}
         except TableError as exc:
-            return {"error": str(exc), "status": exc.status}
+            answer = {"error": str(exc), "status": exc.status}
+            held.remember(command_id, answer)
+            return answer
 
     # --- holding tables ---------------------------------------------------------------------
     async def claim(self, match_id: int) -> None:

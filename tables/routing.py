@@ -22,7 +22,6 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.utils import timezone
 
 from tables.live import TableError
@@ -32,6 +31,7 @@ HOSTS_CHANNEL = "tables.hosts"
 ACK_SECONDS = 1.5  # a host answers at once that it has the command; past this, ask who holds it
 ANSWER_SECONDS = 30.0  # robots may think a slice before the outcome is known
 TRIES = 3
+RESEND_SECONDS = 5.0  # a command unanswered this long by a living host is sent again
 
 
 def table_group(match_id: int) -> str:
@@ -70,12 +70,15 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
     }
     for _attempt in range(TRIES):
         await channels.group_send(table_group(match_id), message)
-        answer = await first_answer(channels, reply, match_id)
+        answer = await first_answer(channels, reply, match_id, message)
         if answer is None:  # nobody holds it: a host takes it, and hears it again
             await claim(match_id)
             continue
         if answer.get("ack"):
-            answer = await asyncio.wait_for(channels.receive(reply), ANSWER_SECONDS)
+            try:
+                answer = await asyncio.wait_for(channels.receive(reply), ANSWER_SECONDS)
+            except TimeoutError:
+                raise TableError("the table's host is too busy to answer: try again", 503) from None
         if answer.get("moved"):  # its host lost it meanwhile: the next host hears it again
             await claim(match_id)
             continue
@@ -85,21 +88,31 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
     raise TableError("no table host answered: the table is being moved, try again", 503)
 
 
-async def first_answer(channels, reply: str, match_id: int) -> dict[str, Any] | None:
+async def first_answer(
+    channels, reply: str, match_id: int, message: dict[str, Any]
+) -> dict[str, Any] | None:
     """The host's first answer (its ack or its outcome), or None when no host holds the table.
     A host that holds the table's lease but answers late is busy (under load its commands
-    queue): it is waited for up to a lease's length, since a dead host's lease runs out by
-    then. Without this, a busy host's tables were claimed again and their people told "the
-    table is being moved" (3,290 times in a run of 100 people)."""
-    patience = float(settings.TRUCO_TABLE_LEASE_SECONDS)
-    waited = 0.0
+    queue): it is waited for as long as it renews the lease (a dead host's runs out) and at
+    most ANSWER_SECONDS, the command sent again every RESEND_SECONDS in case it was lost (a
+    host that took the table a moment after it was sent); the host answers a command it heard
+    already as the first time, without doing it again (tables/host.py). Before this, a busy
+    host's tables were claimed again and their people told "the table is being moved" (3,290
+    times in a run of 100 people)."""
+    waited = since_sent = 0.0
     while True:
         try:
             return await asyncio.wait_for(channels.receive(reply), ACK_SECONDS)
         except TimeoutError:
             waited += ACK_SECONDS
-            if waited > patience or not await database_sync_to_async(held_by_a_host)(match_id):
+            since_sent += ACK_SECONDS
+            if not await database_sync_to_async(held_by_a_host)(match_id):
                 return None
+            if waited > ANSWER_SECONDS:
+                raise TableError("the table's host is too busy to answer: try again", 503) from None
+            if since_sent >= RESEND_SECONDS:
+                await channels.group_send(table_group(match_id), message)
+                since_sent = 0.0
 
 
 def held_by_a_host(match_id: int) -> bool:

@@ -37,10 +37,24 @@ class Tally:
     """What all the people saw."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, decision -> next decision
+    # When each latency was measured (time.monotonic()), and when each person first acted:
+    # the figures once everyone plays, apart from the minute when everyone sits down at once.
+    measured_at: list[float] = field(default_factory=list)
+    first_acts: list[float] = field(default_factory=list)
     games_ended: int = 0
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     meters: dict[str, list[dict]] = field(default_factory=dict)  # kind -> [{queries, server_ms}]
+
+    def took(self, sent_at: float) -> None:
+        now = time.monotonic()
+        self.latencies.append(now - sent_at)
+        self.measured_at.append(now)
+
+    def once_everyone_plays(self) -> list[float]:
+        """The latencies measured after every person's first decision."""
+        since = max(self.first_acts, default=0.0)
+        return [s for s, at in zip(self.latencies, self.measured_at, strict=True) if at > since]
 
     def meter(self, kind: str, queries: Any, server_ms: Any) -> None:
         if queries is not None:
@@ -119,6 +133,7 @@ async def play_over_push(
         acted_turn = None
         last_act = None
         retries = 0
+        first = True
         while time.monotonic() < deadline:
             message = json.loads(await asyncio.wait_for(socket.recv(), deadline - time.monotonic()))
             kind = message.get("type")
@@ -140,7 +155,7 @@ async def play_over_push(
             over = state["status"] in ("done", "cancelled")
             fresh = state.get("your_turn") and state.get("turn") != acted_turn
             if sent_at is not None and (over or fresh):
-                tally.latencies.append(time.monotonic() - sent_at)
+                tally.took(sent_at)
                 sent_at = None
             if over:
                 tally.games_ended += state["status"] == "done"
@@ -160,6 +175,9 @@ async def play_over_push(
             retries = 0
             await socket.send(last_act)
             tally.actions += 1
+            if first:
+                tally.first_acts.append(sent_at)
+                first = False
     tally.errors.append(f"{person.name}: the game did not end in time")
 
 
@@ -174,6 +192,7 @@ async def play_over_rest(
 ) -> None:
     path = f"/api/play/matches/{table['match']}/"
     state = table
+    first = True
     while time.monotonic() < deadline:
         if state["status"] in ("done", "cancelled"):
             tally.games_ended += state["status"] == "done"
@@ -196,6 +215,9 @@ async def play_over_rest(
         )
         tally.meter("rest act", headers.get("X-Queries"), headers.get("X-Server-Ms"))
         tally.actions += 1
+        if first:
+            tally.first_acts.append(sent_at)
+            first = False
         if status != 200:
             tally.errors.append(f"{person.name}: act {status} {answer}")
             return
@@ -204,7 +226,7 @@ async def play_over_rest(
             if state["status"] in ("done", "cancelled") or (
                 state.get("your_turn") and state.get("turn") != turn
             ):
-                tally.latencies.append(time.monotonic() - sent_at)
+                tally.took(sent_at)
                 break
             await asyncio.sleep(POLL_SECONDS)
             status, state, headers = await http.call("GET", path, person.token)

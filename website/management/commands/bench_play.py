@@ -178,6 +178,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"decision -> next   p50 {percentile(ms, 0.5):.0f} ms  p95 {percentile(ms, 0.95):.0f} ms  p99 {percentile(ms, 0.99):.0f} ms  max {max(ms or [0]):.0f} ms"
         )
+        steady = [1000 * s for s in tally.once_everyone_plays()]
+        self.stdout.write(
+            f"  once all play    p50 {percentile(steady, 0.5):.0f} ms  p95 {percentile(steady, 0.95):.0f} ms  p99 {percentile(steady, 0.99):.0f} ms  ({len(steady)} decisions after every person's first)"
+        )
         if tally.actions:
             self.stdout.write(
                 f"server CPU         {cpu:.1f} s, {1000 * cpu / tally.actions:.1f} ms an action "
