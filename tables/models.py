@@ -12,6 +12,9 @@ made before the move kept every row (tables/migrations/0004_from_tournaments.py)
 
 from __future__ import annotations
 
+from typing import Any
+
+import orjson
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -25,6 +28,16 @@ STARTING_CHIPS = 1000
 
 
 HOST_FIELDS = ("host", "host_lease_until")
+
+
+def fingerprint(value: Any) -> Any:
+    """A value as a row holds it, to tell whether it changed: JSON as bytes, else itself."""
+    if isinstance(value, (dict, list)):
+        try:
+            return orjson.dumps(value)
+        except TypeError:  # not JSON: never equal to anything, so written
+            return object()
+    return value
 
 
 class LiveMatch(models.Model):
@@ -81,23 +94,55 @@ class LiveMatch(models.Model):
     def __str__(self) -> str:
         return f"live {self.match}"
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        row = super().from_db(db, field_names, values)
+        row._written = row._fingerprints()
+        return row
+
+    def _fingerprints(self) -> dict[str, Any]:
+        """What each loaded field holds as the row has it: JSON fields as their bytes (a list
+        changed in place differs from its fingerprint), the others as they are."""
+        prints = {}
+        for field in self._meta.concrete_fields:
+            if field.attname in self.__dict__:  # deferred fields stay unread
+                prints[field.attname] = fingerprint(self.__dict__[field.attname])
+        return prints
+
     def save(self, *args, **kwargs):
         """Every write moves the version on (the caller holds the row's lock, so the version
-        it read is the row's): a table host holding the table in memory sees that it changed."""
+        it read is the row's): a table host holding the table in memory sees that it changed.
+        A row read from the database writes only the fields that changed since: a table's
+        finished games and its bots' logs are not written again at every decision."""
         self.version = (self.version or 0) + 1
         fields = kwargs.get("update_fields")
         if fields is None and not self._state.adding:
             # The host's lease is written only by its own updates (tables/host.py): a table
             # saved from a copy read before a renewal would put the old lease back, and another
             # host would take the table from its living host.
+            written = getattr(self, "_written", {})
             fields = [
                 f.name
                 for f in self._meta.concrete_fields
-                if not f.primary_key and f.name not in HOST_FIELDS
+                if not f.primary_key
+                and f.name not in HOST_FIELDS
+                and (
+                    f.attname not in written
+                    or written[f.attname] != fingerprint(getattr(self, f.attname))
+                )
             ]
+            fields.append("updated_at")
         if fields is not None:
             kwargs["update_fields"] = {*fields, "version"}
         super().save(*args, **kwargs)
+        if fields is None:
+            self._written = self._fingerprints()
+        else:  # only what was written is as the row has it now
+            written = getattr(self, "_written", None)
+            if written is not None:
+                for name in kwargs["update_fields"]:
+                    attname = self._meta.get_field(name).attname
+                    written[attname] = fingerprint(getattr(self, attname))
 
     @property
     def ply(self) -> int:
