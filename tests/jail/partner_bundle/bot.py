@@ -200,7 +200,11 @@ def main():
         elif kind == "act":
             view = message["observation"]
             hand_no = view["hand_no"]
-            if shown != hand_no and len(view["hand"]) == 3:
+            # A blind iron hand (docs/rules.md: mão de ferro, both teams on 11) hides a seat's own
+            # cards from it ("#0"): it has nothing to show. Whether a game gets there is chance
+            # (the deal), so the bot must not count on it either way.
+            known = not any(card.startswith("#") for card in view["hand"])
+            if shown != hand_no and len(view["hand"]) == 3 and known:
                 channels.show(seat, encode(view["hand"], hand_no))
                 shown = hand_no
             partner = (seat + 2) % 4
