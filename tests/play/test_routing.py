@@ -47,19 +47,26 @@ async def stand_in_host(layer, match_id: int, *, delay: float, heard: list, join
             claimed.cancel()
 
 
-def test_a_busy_host_is_waited_for_and_not_given_up_on(layer, monkeypatch):
-    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)  # it renews its lease
-    heard: list[str] = []
+def asked_with_a_host(layer, match_id: int, heard: list, *, delay: float, joined: bool):
+    """The answer to a command sent to table `match_id` once a stand-in host runs."""
 
     async def scene():
-        host = asyncio.ensure_future(stand_in_host(layer, 7, delay=1.0, heard=heard))
-        await asyncio.sleep(0)  # the host holds the table before the command is sent
+        host = asyncio.ensure_future(
+            stand_in_host(layer, match_id, delay=delay, heard=heard, joined=joined)
+        )
+        await asyncio.sleep(0)  # the host is there before the command is sent
         try:
-            return await routing.ask_async(7, "act", action="play 4c")
+            return await routing.ask_async(match_id, "act", action="play 4c")
         finally:
             host.cancel()
 
-    answer = asyncio.run(scene())
+    return asyncio.run(scene())
+
+
+def test_a_busy_host_is_waited_for_and_not_given_up_on(layer, monkeypatch):
+    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)  # it renews its lease
+    heard: list[str] = []
+    answer = asked_with_a_host(layer, 7, heard, delay=1.0, joined=True)
     assert answer["ok"] is True
     assert len(heard) == 1  # five times its ack's wait, and heard once: not claimed again
 
@@ -68,6 +75,14 @@ def test_a_command_a_living_host_missed_is_sent_again_with_the_same_id(layer, mo
     monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)
     monkeypatch.setattr(routing, "RESEND_SECONDS", 0.4)
     heard: list[str] = []
+    sent: list[str] = []
+    group_send = layer.group_send
+
+    async def sending(group, message):
+        sent.append(message["id"])
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", sending)
 
     async def scene():
         asking = asyncio.ensure_future(routing.ask_async(11, "act", action="play 4c"))
@@ -80,21 +95,14 @@ def test_a_command_a_living_host_missed_is_sent_again_with_the_same_id(layer, mo
 
     answer = asyncio.run(scene())
     assert answer["ok"] is True
-    assert len(heard) == 1 and heard[0]  # the resent command carries the first one's id
+    assert len(sent) == 2 and sent[0] == sent[1]  # lost once, sent again with its id
+    assert heard == [sent[0]]
 
 
 def test_a_table_nobody_holds_is_claimed_and_the_command_sent_again(layer, monkeypatch):
     monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: False)
     heard: list[str] = []
-
-    async def scene():
-        host = asyncio.ensure_future(stand_in_host(layer, 8, delay=0.0, heard=heard, joined=False))
-        try:
-            return await routing.ask_async(8, "act", action="play 4c")
-        finally:
-            host.cancel()
-
-    answer = asyncio.run(scene())
+    answer = asked_with_a_host(layer, 8, heard, delay=0.0, joined=False)
     assert answer["ok"] is True
     assert len(heard) == 1  # heard once: after the claim, the command sent again
 
