@@ -33,6 +33,7 @@ from .knowledge import (
     side_bet_points,
     trick_standing,
 )
+from .playouts import Playouts
 from .profile import OpponentProfile
 
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
@@ -140,12 +141,14 @@ class HeuristicPolicy:
         if obs.kind != "normal":  # truco there is barred or loses the game
             return False
         p = self.chance(obs, rules)
+        if obs.stake != rules.ladder[0]:
+            p = self.after_betting(obs, rules, p)
         level = rules.ladder.index(obs.stake) if obs.stake in rules.ladder else 0
         if level + 1 >= len(rules.ladder):
             return False
         accepted = self.playing_for(rules, obs, p, rules.ladder[level + 1])
         call, bluff = self.t.call, self.t.bluff
-        if self.profile is not None:
+        if self.profile is not None and obs.stake == rules.ladder[0]:
             # A side that runs from most bets pays for every bluff; one that calls them all
             # pays only for good hands.
             folds = self.profile.refuse_rate.value
@@ -159,16 +162,10 @@ class HeuristicPolicy:
     def answer(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
         """Accept, refuse or raise a bet: compare what accepting is worth with what running
         gives away, at this score."""
-        late = not obs.hand and obs.trick
-        if late and self.profile is not None:
-            # They bet having seen all our cards: our card holds as often as their late bets
-            # failed (twice that of a card that beats everything, at most the card's chance).
-            q = self.chance(obs, rules)
-            p = min(q, 2.0 * q * (1.0 - self.profile.late_win.value))
-        else:
-            p = max(0.0, self.chance(obs, rules) - self.doubt(obs))
+        late = bet_facing_us(obs)
+        p = self.believed(obs, rules, late)
         exploring = late and self.profile is not None and self.profile.late_win.total < 8
-        if exploring and rng.random() < 0.2:
+        if exploring and not obs.hand and rng.random() < 0.2:
             return "accept"  # to learn whether their late bets hold: costs a few points
         if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
             return "accept" if p >= 0.5 else "refuse"
@@ -197,21 +194,44 @@ class HeuristicPolicy:
                 return "truco"
         return "accept"
 
-    def doubt(self, obs: Observation) -> float:
-        """How much a bet of the other side says against our cards: a bet made after seeing all
-        ours says the most; the profile says how often this side's bets held, and how often it
-        bets at all."""
+    def believed(self, obs: Observation, rules: TrucoRules, late: bool) -> float:
+        """The chance to win the hand once the other side has bet: our cards' chance, lowered
+        by what the bet says. Without a profile a fixed doubt; with one, the odds of our cards
+        are scaled by how often this side's bets of the same kind held against us (a side that
+        bets only sure hands wins nearly every bet we take)."""
+        q = self.chance(obs, rules)
         p = self.profile
-        if not obs.hand and obs.trick:  # they bet knowing the card we left on the trick
-            return 0.35 if p is None else 0.5 * p.late_win.value - 0.05
-        doubt = self.t.doubt
         if p is None:
-            return doubt
+            return max(0.0, q - self.doubt(obs))
+        if late:
+            # They bet having seen the card we left on the trick: our chance holds as often as
+            # their bets there failed (twice that of a card that beats everything, at most the
+            # card's chance).
+            return min(q, 2.0 * q * (1.0 - p.late_win.value))
         raises = their_raises(obs)
         if raises:  # a raise war: each raise over our bet says more, as much as theirs held
-            return min(0.6, doubt + raises * (0.12 + 0.6 * (p.raise_win.value - 0.75)))
-        doubt += 0.5 * (p.called_win.value - 0.65) - 0.6 * (p.truco_rate.value - 0.2)
-        return min(0.4, max(-0.15, doubt))
+            q = max(0.0, q - self.t.doubt - 0.12 * raises)
+            return scaled_odds(q, p.raise_win.value, typical=0.75)
+        # A side that bets most hands says less with each bet.
+        q = max(0.0, q - self.t.doubt + min(0.25, max(0.0, 0.6 * (p.truco_rate.value - 0.2))))
+        return scaled_odds(q, p.called_win.value, typical=0.65)
+
+    def after_betting(self, obs: Observation, rules: TrucoRules, q: float) -> float:
+        """The chance to win a hand whose bets the other side has taken (accepted or raised):
+        taking a bet says their cards are good too. A side that bet or raised is read as for
+        an answer; one that only accepted ours, by how often its acceptances won."""
+        if self.profile is None:
+            return max(0.0, q - self.t.doubt)
+        if any(seat % 2 != obs.team and action == "truco" for seat, action in obs.history):
+            return self.believed(obs, rules, late=False)
+        return scaled_odds(q - self.t.doubt, self.profile.accepted_win.value, typical=0.45)
+
+    def doubt(self, obs: Observation) -> float:
+        """How much a bet of the other side says against our cards, when nothing is known of
+        this side: a bet made facing the card we left on the trick says the most."""
+        if bet_facing_us(obs):
+            return 0.35
+        return self.t.doubt
 
     def envido(self, obs: Observation, legal) -> str | None:
         """Envido calls and answers by the seat's envido points (seed 002's advice)."""
@@ -336,6 +356,28 @@ def envido_win_chance(points: int, last_call: str, chain: int, mano: bool, profi
     return 1.0 / (1.0 + math.exp(-edge / 1.8))
 
 
+def scaled_odds(p: float, held: float, typical: float) -> float:
+    """`p` with its odds scaled by how much rarer their bets' failures were than `typical`
+    (the share of such bets that hold against an ordinary bettor): the same chance when
+    `held` is typical, far less against a side whose bets always held."""
+    p = min(max(p, 0.0), 1.0)
+    if p in (0.0, 1.0):
+        return p
+    ratio = ((1.0 - held) / held) / ((1.0 - typical) / typical)
+    odds = p / (1.0 - p) * ratio
+    return odds / (1.0 + odds)
+
+
+def bet_facing_us(obs: Observation) -> bool:
+    """Whether the bet we answer was made facing a card of ours on the current trick: the
+    bettor saw it and has not played to the trick yet."""
+    if not obs.trick or len(obs.trick) >= obs.players:
+        return False
+    bettor = next((seat for seat, action in reversed(obs.history) if action == "truco"), None)
+    seats = [seat for seat, _card, _covered in obs.trick]
+    return bettor not in seats and any(seat % 2 == obs.team for seat in seats)
+
+
 def their_raises(obs: Observation) -> int:
     """The other team's trucos this hand made over a truco of ours."""
     ours = False
@@ -359,20 +401,50 @@ def partner_quality(obs: Observation, quality) -> float:
     )
 
 
+class PlayoutPolicy(HeuristicPolicy):
+    """The policy of the `heuristic` bot itself: the same rules, but its cards are chosen by
+    sampled playouts (bots/playouts.py) rather than by the rules of `play`, which the search's
+    walks keep because they must be cheap. (Judging its chance to win by the playouts too was
+    measured and did worse: the thresholds are fitted to the cheap estimate.)"""
+
+    def __init__(self, thresholds=None, profile=None, samples: int = 48):
+        super().__init__(thresholds, profile)
+        self.samples = samples
+
+    def play(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
+        card = Playouts(obs, rules).best_card(rng, self.samples)
+        if card is None:
+            return super().play(obs, rng, rules, legal)
+        return self.throw_away(card, legal) if card_is_lost(obs, rules, card) else "play " + card
+
+
+def card_is_lost(obs: Observation, rules: TrucoRules, card: str) -> bool:
+    """Whether the card cannot take the trick it goes to (it may then go face down)."""
+    if not obs.trick:
+        return False
+    strength = rules.strength_table(obs.vira)
+    opp, _own = trick_standing(obs, strength)
+    return strength[card] <= opp
+
+
 class HeuristicBot(Bot):
     """A rule-based player: judges its hand against this hand's trumps, wins tricks with the
     cheapest card that does, bets and answers bets by thresholds on its chance to win (the
     thresholds are its parameters), and bluffs now and then."""
 
-    parameters = (*Thresholds.__dataclass_fields__, "adapt")
+    parameters = (*Thresholds.__dataclass_fields__, "adapt", "samples")
     match_memory = True  # its profile of the other team lasts the match
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         params = dict(self.params)
         adapt = params.pop("adapt", True)
+        samples = int(params.pop("samples", 48))
         self.profile = OpponentProfile() if adapt else None
-        self.policy = HeuristicPolicy(Thresholds(**params), self.profile)
+        if samples > 0:
+            self.policy = PlayoutPolicy(Thresholds(**params), self.profile, samples)
+        else:
+            self.policy = HeuristicPolicy(Thresholds(**params), self.profile)
         self.game_no = 0
 
     def new_game(self, *, seat, rng) -> None:

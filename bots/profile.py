@@ -46,14 +46,18 @@ class OpponentProfile:
         self.refuse_rate = Rate(0.5, 6)
         self.raise_rate = Rate(0.1, 6)
         # When we accepted a truco of theirs and the hand was played out: how often they won it.
-        self.called_win = Rate(0.65, 6)
+        # Its prior weighs little: a side that bets only sure hands shows it within a game.
+        self.called_win = Rate(0.65, 3)
         # When they raised a truco of ours and we accepted: how often they won it.
-        self.raise_win = Rate(0.75, 4)
-        # Their truco made once our team had played all its cards (they saw every one), when
+        self.raise_win = Rate(0.75, 3)
+        # When they accepted a truco of ours and the hand was played out: how often they won it
+        # (a side that takes only good hands makes every raise over its acceptance a loss).
+        self.accepted_win = Rate(0.45, 3)
+        # Their truco made facing a card of ours on the trick (they saw it before betting), when
         # we accepted: how often they won it. Few bots bet there on nothing; some do.
         self.late_win = Rate(0.8, 3)
         # When we raised a truco of theirs: how often they ran from the raise.
-        self.reraise_fold = Rate(0.62, 4)
+        self.reraise_fold = Rate(0.5, 4)
         # Argentino: how often they open an envido chain, and win one we accepted.
         self.envido_rate = Rate(0.3, 10)
         self.envido_win = Rate(0.6, 6)
@@ -74,22 +78,25 @@ class OpponentProfile:
         ended_by_refusal = history[-1][1] in ("refuse", "fold")
         opened = opened_envido = False
         players = max(2, len({s for s, _ in history}))
-        ours_played = 0
+        on_trick: list[int] = []  # the seats that have played to the current trick
         for i, (seat, action) in enumerate(history):
             theirs = seat % 2 != my_team
-            if not theirs and action.startswith(("play", "cover", "pair")):
-                ours_played += 1
+            if action.startswith(("play", "cover")):
+                on_trick = [] if len(on_trick) >= players else on_trick
+                on_trick.append(seat)
             answer = _answer_after(history, i, seat)
             if action == "truco":
                 if theirs and not opened:
                     opened = True
                 if not theirs and answer is not None:
+                    if answer == "accept" and not ended_by_refusal:
+                        self.accepted_win.add(theirs_scored)
                     self.refuse_rate.add(answer == "refuse")
                     self.raise_rate.add(answer == "truco")
                     over_theirs = any(a == "truco" for s, a in history[:i] if s % 2 != my_team)
                     if over_theirs:
                         self.reraise_fold.add(answer == "refuse")
-                late = ours_played >= 3 * (players // 2)
+                late = facing(on_trick, seat, my_team, players)
                 if theirs and late and answer == "accept":
                     self.late_win.add(theirs_scored)
                 if theirs and answer == "accept" and not ended_by_refusal and not late:
@@ -107,6 +114,14 @@ class OpponentProfile:
         self.truco_rate.add(opened)
         if "envido_calls" in (hand.get("extra") or {}):
             self.envido_rate.add(opened_envido)
+
+
+def facing(on_trick: list[int], bettor: int, my_team: int, players: int) -> bool:
+    """Whether a bet is made facing a card of ours: our team has played to the current trick
+    and the bettor has not (it bets knowing the card it must beat)."""
+    if len(on_trick) >= players:  # the trick is complete: the next one has not begun
+        return False
+    return bettor not in on_trick and any(s % 2 == my_team for s in on_trick)
 
 
 def _answer_after(history, i: int, seat: int) -> str | None:

@@ -152,3 +152,56 @@ def test_heuristic_beats_random_in_every_variant():
             result = play_match(MatchSpec(name, "heuristic", "random", players=players, pairs=200))
             wins, losses = result.wins
             assert wins / (wins + losses) >= 0.85, (name, players, result.wins)
+
+
+def profiled(**rates):
+    """A heuristic policy whose profile of the other team saw `rates` (name: (hits, total))."""
+    from bots.profile import OpponentProfile
+
+    profile = OpponentProfile()
+    for name, (hits, total) in rates.items():
+        rate = getattr(profile, name)
+        rate.hits, rate.total = float(hits), float(total)
+    return HeuristicPolicy(profile=profile)
+
+
+def test_heuristic_runs_from_the_bets_of_a_side_whose_called_bets_always_held():
+    """A middling hand (a 3, a 2 and an ace) takes a truco from a side it knows nothing of, and
+    runs from the same truco of a side that won every bet it was called on this match."""
+    state = act(start("paulista", [(["5c 6h 7s", "3s 2h Ac"], "3d")]), "0 truco")
+    obs = state.observation(1)
+    fresh = profiled()
+    tight = profiled(called_win=(12, 12), truco_rate=(12, 60))
+    assert fresh.decide(obs, random.Random(0)) in ("accept", "truco")
+    assert tight.decide(obs, random.Random(0)) == "refuse"
+
+
+def test_heuristic_reads_a_bet_made_facing_its_card_by_how_often_such_bets_held():
+    """The other seat bets after seeing the 3 that seat 0 led: against a side whose bets there
+    always held, seat 0 runs; against one whose bets there mostly failed, it takes them."""
+    state = act(start("paulista", [(["3s 2h Ac", "5c 6h 7s"], "3d")]), "0 play 3s", "1 truco")
+    obs = state.observation(0)
+    honest = profiled(late_win=(12, 12))
+    bluffing = profiled(late_win=(2, 12))
+    assert {honest.decide(obs, random.Random(seed)) for seed in range(20)} == {"refuse"}
+    assert {bluffing.decide(obs, random.Random(seed)) for seed in range(20)} <= {"accept", "truco"}
+
+
+def test_the_profile_counts_a_bet_made_facing_our_card_apart_from_a_bet_made_blind():
+    from bots.profile import OpponentProfile
+
+    facing = {
+        "hand_no": 1,
+        "points": (0, 3),
+        "history": ((0, "play 3s"), (1, "truco"), (0, "accept"), (1, "play 4c")),
+    }
+    blind = {
+        "hand_no": 2,
+        "points": (0, 3),
+        "history": ((1, "truco"), (0, "accept"), (1, "play 4c"), (0, "play 3s")),
+    }
+    profile = OpponentProfile()
+    profile.learn(0, facing, key=1)
+    assert (profile.late_win.total, profile.called_win.total) == (1, 0)
+    profile.learn(0, blind, key=2)
+    assert (profile.late_win.total, profile.called_win.total) == (1, 1)
