@@ -142,14 +142,15 @@ def test_heuristic_showdown_plays_its_best_card_face_up():
 
 
 def test_heuristic_beats_random_in_every_variant():
-    """The issue's target is 85% of games. Heuristic wins about 91% in the weakest variant
-    (Mineiro, 2v2); 200 duplicate pairs put the run within 3 points of that whatever the bots'
-    seeds (60 pairs once gave 84%)."""
+    """The issue's target is 85% of games. Heuristic wins about 90% in the weakest variant
+    (Mineiro, 2v2: 90.5% of 200 games, 94% to 98.5% elsewhere, measured 2026-12-04 once its
+    cards were chosen by playouts); 120 duplicate pairs keep a run well clear of 85% whatever
+    the bots' seeds (60 pairs once gave 84%), at about 30 s for the seven settings."""
     from engine.plugins import registry
 
     for name, variant in sorted(registry().variants.items()):
         for players in variant.players:
-            result = play_match(MatchSpec(name, "heuristic", "random", players=players, pairs=200))
+            result = play_match(MatchSpec(name, "heuristic", "random", players=players, pairs=120))
             wins, losses = result.wins
             assert wins / (wins + losses) >= 0.85, (name, players, result.wins)
 
