@@ -210,7 +210,10 @@ class HeuristicPolicy:
             return min(q, 2.0 * q * (1.0 - p.late_win.value))
         raises = their_raises(obs)
         if raises:  # a raise war: each raise over our bet says more, as much as theirs held
-            q = max(0.0, q - self.t.doubt - 0.12 * raises)
+            # (the discount fades out for a side whose raises mostly failed: there a raise says
+            # nothing, and running from it hands over the stake of our own bet)
+            weight = min(1.0, max(0.0, (p.raise_win.value - 0.4) / 0.35))
+            q = max(0.0, q - weight * (self.t.doubt + 0.12 * raises))
             return scaled_odds(q, p.raise_win.value, typical=0.75)
         # A side that bets most hands says less with each bet.
         q = max(0.0, q - self.t.doubt + min(0.25, max(0.0, 0.6 * (p.truco_rate.value - 0.2))))
@@ -369,13 +372,15 @@ def scaled_odds(p: float, held: float, typical: float) -> float:
 
 
 def bet_facing_us(obs: Observation) -> bool:
-    """Whether the bet we answer was made facing a card of ours on the current trick: the
-    bettor saw it and has not played to the trick yet."""
+    """Whether the bet we answer was made facing our team's cards on the current trick: every
+    seat of ours has played to it, the bettor saw them and has not played yet. (With partners,
+    a bet made seeing one of our two cards says far less: it counts as an ordinary bet.)"""
     if not obs.trick or len(obs.trick) >= obs.players:
         return False
     bettor = next((seat for seat, action in reversed(obs.history) if action == "truco"), None)
     seats = [seat for seat, _card, _covered in obs.trick]
-    return bettor not in seats and any(seat % 2 == obs.team for seat in seats)
+    ours = sum(1 for seat in seats if seat % 2 == obs.team)
+    return bettor not in seats and ours == obs.players // 2
 
 
 def their_raises(obs: Observation) -> int:
@@ -402,8 +407,8 @@ def partner_quality(obs: Observation, quality) -> float:
 
 
 class PlayoutPolicy(HeuristicPolicy):
-    """The policy of the `heuristic` bot itself: the same rules, but in 1 vs 1 its cards are
-    chosen by sampled playouts (bots/playouts.py) rather than by the rules of `play`, which the search's
+    """The policy of the `heuristic` bot itself: the same rules, but its cards are chosen by
+    sampled playouts (bots/playouts.py) rather than by the rules of `play`, which the search's
     walks keep because they must be cheap. (Judging its chance to win by the playouts too was
     measured and did worse: the thresholds are fitted to the cheap estimate.)"""
 
@@ -412,10 +417,6 @@ class PlayoutPolicy(HeuristicPolicy):
         self.samples = samples
 
     def play(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
-        if obs.players > 2:
-            # With partners the playouts' plain rule misreads the team's play: measured worse
-            # than the rules in 4 players (Mineiro against opp-bluffer, 100 pairs: 60% to 64%).
-            return super().play(obs, rng, rules, legal)
         card = Playouts(obs, rules).best_card(rng, self.samples)
         if card is None:
             return super().play(obs, rng, rules, legal)

@@ -161,7 +161,14 @@ class Playouts:
         plays = [a[5:] for a in self.obs.legal if a.startswith("play ")]
         if len(plays) < 2 or blind(self.obs):
             return None
-        scored = [(self.chance(rng, samples, first=card), card) for card in plays]
+        # The same deals for every card (common random numbers): the cards are compared on
+        # equal luck, so far fewer samples tell them apart.
+        seed = rng.getrandbits(32)
+        pool = list(self.pool)
+        scored = []
+        for card in plays:
+            self.pool = list(pool)
+            scored.append((self.chance(random.Random(seed), samples, first=card), card))
         best = max(score for score, _card in scored)
         return min(
             (card for score, card in scored if score >= best - 1e-9),

@@ -117,11 +117,12 @@ class OpponentProfile:
 
 
 def facing(on_trick: list[int], bettor: int, my_team: int, players: int) -> bool:
-    """Whether a bet is made facing a card of ours: our team has played to the current trick
-    and the bettor has not (it bets knowing the card it must beat)."""
+    """Whether a bet is made facing our cards: every seat of our team has played to the
+    current trick and the bettor has not (it bets knowing the cards it must beat)."""
     if len(on_trick) >= players:  # the trick is complete: the next one has not begun
         return False
-    return bettor not in on_trick and any(s % 2 == my_team for s in on_trick)
+    ours = sum(1 for s in on_trick if s % 2 == my_team)
+    return bettor not in on_trick and ours == players // 2
 
 
 def _answer_after(history, i: int, seat: int) -> str | None:

@@ -206,3 +206,41 @@ def test_the_profile_counts_a_bet_made_facing_our_card_apart_from_a_bet_made_bli
     assert (profile.late_win.total, profile.called_win.total) == (1, 0)
     profile.learn(0, blind, key=2)
     assert (profile.late_win.total, profile.called_win.total) == (1, 1)
+
+
+def test_with_partners_a_bet_reads_as_facing_us_only_once_both_of_our_cards_are_down():
+    """Four players: seat 1 bets having seen only seat 0's card (seat 2, its partner, has not
+    played): an ordinary bet. Seat 3 bets having seen seat 0's and seat 2's: made facing all our
+    cards on the trick, read (and counted) as such."""
+    from bots.heuristic import bet_facing_us
+    from bots.profile import OpponentProfile
+
+    deal = [(["3s 2h Ac", "5c 6h 7s", "Kc Qh Js", "4c 4h 5d"], "3d")]
+    one_down = act(start("paulista", deal, players=4), "0 play 3s", "1 truco")
+    assert not bet_facing_us(one_down.observation(0))
+    both_down = act(
+        start("paulista", deal, players=4), "0 play 3s", "1 play 5c", "2 play Kc", "3 truco"
+    )
+    assert bet_facing_us(both_down.observation(0))
+
+    def counted(history):
+        profile = OpponentProfile()
+        profile.learn(0, {"hand_no": 1, "points": (0, 3), "history": history}, key=1)
+        return profile.late_win.total, profile.called_win.total
+
+    tail = ((0, "accept"), (3, "play 4c"))
+    seen_one = ((0, "play 3s"), (1, "truco"), (0, "accept"), (1, "play 5c"), (2, "play Kc"))
+    assert counted((*seen_one, (3, "play 4c"))) == (0, 1)
+    assert counted(((0, "play 3s"), (1, "play 5c"), (2, "play Kc"), (3, "truco"), *tail)) == (1, 0)
+
+
+def test_heuristic_takes_the_raises_of_a_side_whose_raises_mostly_failed():
+    """Seat 0 called truco on a poor hand (a king, a six, a seven) and seat 1 raised to six.
+    Running gives away three points. Against a side whose raises held every time seat 0 runs;
+    against one whose raises failed most of the time a raise says nothing, and it plays on."""
+    state = start("paulista", [(["Kc 6s 7c", "Jd Qd Js"], "3d")])
+    obs = act(state, "0 truco", "1 truco").observation(0)
+    honest = profiled(raise_win=(20, 20))
+    bluffing = profiled(raise_win=(4, 20))
+    assert {honest.decide(obs, random.Random(seed)) for seed in range(20)} == {"refuse"}
+    assert {bluffing.decide(obs, random.Random(seed)) for seed in range(20)} <= {"accept", "truco"}

@@ -57,3 +57,23 @@ def test_the_heuristic_bot_plays_its_cards_by_playouts_unless_told_not_to():
     common = dict(variant="paulista", options={}, seat=0, players=2, rng=random.Random(0))
     assert isinstance(HeuristicBot(**common).policy, PlayoutPolicy)
     assert not isinstance(HeuristicBot(**common, samples=0).policy, PlayoutPolicy)
+
+
+def test_the_cards_are_compared_on_the_same_sampled_deals():
+    """Each candidate card is played out against the same unseen cards, so a difference in
+    their scores comes from the card, not from the luck of the draw."""
+    state = start("paulista", [(["3s 5h Qc", "Ks 2h 4c"], "3d")])
+    state = act(state, "0 play 3s")
+    outs = playouts(state)
+    deals: dict[str, list] = {}
+    original = outs.play_out
+
+    def recording(rng, first):
+        deals.setdefault(first, []).append(list(outs.pool))
+        return original(rng, first)
+
+    outs.play_out = recording
+    assert outs.best_card(random.Random(4), 16) is not None
+    first, *others = deals.values()
+    assert len(deals) == 3 and len(first) == 16
+    assert all(other == first for other in others)
