@@ -24,6 +24,7 @@ from engine.hookspecs import hookimpl
 from engine.observation import Observation
 from engine.rules import TrucoRules
 
+from .envido_odds import beats_accepter
 from .equity import win_chance, win_table
 from .knowledge import (
     card_quality,
@@ -37,6 +38,9 @@ from .playouts import Playouts
 from .profile import OpponentProfile
 
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+# How much an envido below the usual call must add to the chance to win the game (a fifth of a
+# point or so): the refusal rate it rests on is an estimate.
+ENVIDO_MARGIN = 0.005
 
 
 @dataclass(frozen=True)
@@ -250,6 +254,8 @@ class HeuristicPolicy:
             return "real_envido"
         if points >= t.envido and "envido" in legal:
             return "envido"
+        if not pending and "envido" in legal and self.envido_pays(obs, points):
+            return "envido"
         if pending:
             if "accept" in obs.bet_values and "refuse" in obs.bet_values:
                 return self.envido_answer(obs, points)
@@ -258,6 +264,34 @@ class HeuristicPolicy:
                 needed = t.accept_falta  # the game may hang on it
             return "accept" if points >= needed else "refuse"
         return None
+
+    def envido_pays(self, obs: Observation, points: int) -> bool:
+        """Whether opening the envido with fewer points than the usual call is worth it at this
+        score, against a side that refuses our envidos as often as the profile says (its
+        refusal is a point; its acceptance shows a hand of its top share). Without a profile
+        (the search's model of the table): never."""
+        if self.profile is None or "envido" not in obs.bet_values:
+            return False
+        values = obs.bet_values["envido"]
+        rules = rules_for(obs)
+        refuse = self.profile.envido_refuse.value
+        p = beats_accepter(
+            points,
+            obs.mano % 2 == obs.team,
+            refuse,
+            obs.variant,
+            rules.deck_name,
+            max(1, obs.players // 2),
+        )
+        table = win_table(rules)
+        mine, theirs = self.scores(obs)
+        called = refuse * win_chance(table, mine + values.get("refused", 1), theirs) + (
+            1 - refuse
+        ) * (
+            p * win_chance(table, mine + values.get("won", 2), theirs)
+            + (1 - p) * win_chance(table, mine, theirs + values.get("lost", 2))
+        )
+        return called > win_chance(table, mine, theirs) + ENVIDO_MARGIN
 
     def envido_answer(self, obs: Observation, points: int) -> str:
         """Accept an envido chain when what it is worth if won and lost (the observation's

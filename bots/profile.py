@@ -61,6 +61,9 @@ class OpponentProfile:
         # Argentino: how often they open an envido chain, and win one we accepted.
         self.envido_rate = Rate(0.3, 10)
         self.envido_win = Rate(0.6, 6)
+        # Argentino: how often they refuse an envido chain we open (a raise is not a refusal).
+        # A side that accepts only good points makes any envido of ours worth a point.
+        self.envido_refuse = Rate(0.5, 6)
         self.seen: set = set()
 
     def learn(self, my_team: int, hand: Mapping, key=None) -> None:
@@ -76,7 +79,7 @@ class OpponentProfile:
         points = hand.get("points") or (0, 0)
         theirs_scored = points[1 - my_team] > points[my_team]
         ended_by_refusal = history[-1][1] in ("refuse", "fold")
-        opened = opened_envido = False
+        opened = opened_envido = we_opened_envido = False
         players = max(2, len({s for s, _ in history}))
         on_trick: list[int] = []  # the seats that have played to the current trick
         for i, (seat, action) in enumerate(history):
@@ -105,6 +108,11 @@ class OpponentProfile:
                         a == "truco" for s, a in history[:i] if s % 2 == my_team
                     )
                     (self.raise_win if raised_ours else self.called_win).add(theirs_scored)
+            if action in ENVIDO_CALLS and not theirs and not (opened_envido or we_opened_envido):
+                we_opened_envido = True
+                reply = _envido_reply(history, i, seat)
+                if reply is not None:
+                    self.envido_refuse.add(reply == "refuse")
             if action in ENVIDO_CALLS and theirs and not opened_envido:
                 opened_envido = True
                 revealed = (hand.get("extra") or {}).get("revealed") or {}
@@ -132,4 +140,18 @@ def _answer_after(history, i: int, seat: int) -> str | None:
             return action
         if action.startswith(("play", "cover")):
             return None
+    return None
+
+
+def _envido_reply(history, i: int, seat: int) -> str | None:
+    """The other team's first answer to the envido call at `history[i]`: accept, refuse or a
+    raise (None: a flor put the envido off, or the hand ended first)."""
+    for later_seat, action in history[i + 1 :]:
+        if later_seat % 2 == seat % 2:
+            continue
+        if action in ("accept", "refuse"):
+            return action
+        if action in ENVIDO_CALLS:
+            return "raise"
+        return None
     return None

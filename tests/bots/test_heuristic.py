@@ -127,6 +127,35 @@ def test_heuristic_answers_envido_by_its_points():
     assert decide(poor) == "refuse"
 
 
+def test_heuristic_opens_the_envido_with_poor_points_against_a_side_that_refuses_them():
+    """Five points (three suits) are no envido against a side that takes envidos, or for the
+    search's model with no profile; against a side that refused sixteen of our twenty envidos,
+    an envido is a point it gives away: heuristic opens one."""
+    obs = argentino("4o 5c 12b", "7e 1e 12c").observation(0)
+    refusing = profiled(envido_refuse=(16, 20))
+    taking = profiled(envido_refuse=(2, 20))
+    assert {refusing.decide(obs, random.Random(seed)) for seed in range(10)} == {"envido"}
+    assert "envido" not in {taking.decide(obs, random.Random(seed)) for seed in range(10)}
+    assert "envido" not in {POLICY.decide(obs, random.Random(seed)) for seed in range(10)}
+
+
+def test_the_profile_counts_how_often_our_envidos_were_refused():
+    """Our envido refused, accepted, raised: one refusal in three. Their envido, refused by
+    us, is not an answer to ours."""
+    from bots.profile import OpponentProfile
+
+    hands = [
+        ((0, "envido"), (1, "refuse"), (0, "play 4o")),
+        ((0, "envido"), (1, "accept"), (0, "play 4o")),
+        ((0, "envido"), (1, "real_envido"), (0, "refuse"), (0, "play 4o")),
+        ((1, "envido"), (0, "refuse"), (1, "play 4o")),
+    ]
+    profile = OpponentProfile()
+    for n, history in enumerate(hands):
+        profile.learn(0, {"hand_no": n, "points": (1, 0), "history": history}, key=n)
+    assert (profile.envido_refuse.hits, profile.envido_refuse.total) == (1, 3)
+
+
 def test_heuristic_declares_its_flor():
     state = start("argentino", [(["1e 5e 12e", "4o 5c 12b"], None)], options={"flor": True})
     assert decide(state) == "flor"
