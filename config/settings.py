@@ -16,7 +16,8 @@
 - `TRUCO_MATCH_MAX_ATTEMPTS`: claims of one match before it is marked failed (default 5).
 - `TRUCO_TASK_GAMES` (default 20), `TRUCO_TASK_SPREAD` (4): short matches go several to a task,
   about that many games in all, the matches published at once in at least that many tasks
-  (tournaments/dispatch.py). `TRUCO_PROFILE_DIR`: workers profile their tasks there.
+  (tournaments/dispatch.py); `TRUCO_TASK_QUICK_GAMES` (100): the same between trusted built-in
+  bots of `TRUCO_INSTANT_BOT_PLUGINS`, whose games take milliseconds. `TRUCO_PROFILE_DIR`: workers profile their tasks there.
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
@@ -494,6 +495,8 @@ TRUCO_MATCH_LEASE_SECONDS = env_int("TRUCO_MATCH_LEASE_SECONDS", 120)
 # Short matches go several to a task (tournaments/dispatch.py task_batches): about this many
 # games a task, and the matches published at once in at least TRUCO_TASK_SPREAD tasks.
 TRUCO_TASK_GAMES = env_int("TRUCO_TASK_GAMES", 20)
+# The same between built-in bots of TRUCO_INSTANT_BOT_PLUGINS (a game in milliseconds).
+TRUCO_TASK_QUICK_GAMES = env_int("TRUCO_TASK_QUICK_GAMES", 100)
 TRUCO_TASK_SPREAD = env_int("TRUCO_TASK_SPREAD", 4)
 TRUCO_MATCH_MAX_ATTEMPTS = env_int("TRUCO_MATCH_MAX_ATTEMPTS", 5)
 # Bot plugins trusted to run inside the worker process; every other plugin runs in a child

@@ -42,6 +42,9 @@ class Format(ABC):
     round_by_round: bool = False
     # Its matches form a fixed bracket (`bracket_layout`), drawn as one on the pages.
     has_bracket: bool = False
+    # Its pairings never depend on results (a round robin): when no entrant is a person, every
+    # round may be played at once (`all_rounds`), with no wait between rounds.
+    fixed_schedule: bool = False
 
     @abstractmethod
     def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
@@ -65,6 +68,16 @@ class Format(ABC):
     ) -> list[Pairing] | None:
         """Every match that is ready and has no result yet (also ones handed out earlier and not
         yet reported: keys are stable, so the caller can de-duplicate), or None when complete."""
+
+    def all_rounds(
+        self,
+        entrants: Sequence[Entrant],
+        results: Iterable[MatchResult],
+        options: Mapping[str, Any] | None = None,
+    ) -> list[Pairing] | None:
+        """For a format with a `fixed_schedule`: the matches of every round with no result yet,
+        or None when complete. Others pair round by round."""
+        return self.next_round(entrants, results, options)
 
     @abstractmethod
     def total_rounds(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int | None:

@@ -28,6 +28,7 @@ class RoundRobin(Format):
     name = "round-robin"
     title = "round robin"
     round_by_round = True
+    fixed_schedule = True
     default_metrics = ("match_points", "head_to_head", "game_diff", "point_diff")
     option_specs = {
         "double": OptionSpec(False, is_bool, "true or false"),
@@ -49,6 +50,20 @@ class RoundRobin(Format):
             if unplayed:
                 return unplayed
         return None
+
+    def all_rounds(
+        self,
+        entrants: Sequence[Entrant],
+        results: Iterable[MatchResult],
+        options: Mapping[str, Any] | None = None,
+    ) -> list[Pairing] | None:
+        """The unplayed matches of every round, or None when all are played."""
+        resolved = self.resolve_options(options)
+        played = results_by_key(results)
+        schedule = build_schedule(check_entrants(entrants), double=resolved["double"])
+        _check_results_fit(schedule, played)
+        unplayed = [p for pairings in schedule for p in pairings if p.key not in played]
+        return unplayed or None
 
     def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         cycles = 2 if self.resolve_options(options)["double"] else 1

@@ -87,7 +87,11 @@ def rerun_match(match: Match, *, publish: bool = True) -> None:
             raise LifecycleError(f"cannot re-run {match.key}: it is a bye")
         if match.status in Match.UNFINISHED:
             raise LifecycleError(f"{match.key} is already {match.status}")
-        if match.status == Match.Status.DONE:
+        # A fixed schedule (a round robin) pairs no round from results: nothing built on it.
+        if (
+            match.status == Match.Status.DONE
+            and not scheduling.format_of(tournament).fixed_schedule
+        ):
             later = Match.objects.filter(
                 tournament=tournament, round__number__gt=match.round.number
             ).exists()

@@ -185,7 +185,13 @@ def _advance_once(tournament_id: int) -> _Step:
         unfinished = Match.objects.filter(tournament=tournament, status__in=Match.UNFINISHED)
         if format_of(tournament).round_by_round and unfinished.exists():
             return _Step()
-        pairings = format_of(tournament).next_round(
+        fmt = format_of(tournament)
+        # Bots play any number of matches at once, people one: a fixed schedule with no
+        # person in it is handed out whole, and its rounds are played with no wait between.
+        pair = (
+            fmt.all_rounds if fmt.fixed_schedule and not _has_people(tournament) else fmt.next_round
+        )
+        pairings = pair(
             seeded_entrant_ids(tournament), results_of(tournament), format_options(tournament)
         )
         if pairings is None:
@@ -200,6 +206,10 @@ def _advance_once(tournament_id: int) -> _Step:
         step = _create_matches(tournament, pairings)
         _close_rounds(tournament)
         return step
+
+
+def _has_people(tournament: Tournament) -> bool:
+    return tournament.entrants.filter(bot__isnull=True).exists()
 
 
 def _create_matches(tournament: Tournament, pairings: list[Pairing]) -> _Step:

@@ -100,10 +100,32 @@ def test_a_batch_skips_a_match_held_by_a_live_claim_and_plays_the_rest(make_tour
 
 
 def test_short_matches_go_several_to_a_message_long_ones_alone(make_tournament, settings):
-    settings.TRUCO_TASK_GAMES, settings.TRUCO_TASK_SPREAD = 20, 2
+    settings.TRUCO_TASK_GAMES, settings.TRUCO_TASK_QUICK_GAMES, settings.TRUCO_TASK_SPREAD = (
+        20,
+        20,
+        2,
+    )
     short = queued(make_tournament, entrants=8, games_per_match=1)[:4]
     assert dispatch.task_batches(short) == [short[:2], short[2:]]  # spread over two messages
     long = queued(make_tournament, entrants=4, games_per_match=20)
+    assert dispatch.task_batches(long) == [[i] for i in long]
+
+
+def test_matches_between_instant_built_ins_go_more_to_a_message(make_tournament, settings):
+    """Games of `random` take microseconds: 20-game matches go three to a message of 60
+    games; the same matches between bots of unknown cost (not instant) go alone."""
+    settings.TRUCO_TASK_GAMES, settings.TRUCO_TASK_QUICK_GAMES, settings.TRUCO_TASK_SPREAD = (
+        20,
+        60,
+        1,
+    )
+    long = queued(make_tournament, entrants=4, games_per_match=20)
+    assert len(long) == 6
+    assert dispatch.task_batches(long) == [long[:3], long[3:]]
+    settings.TRUCO_INSTANT_BOT_PLUGINS = frozenset()
+    assert dispatch.task_batches(long) == [[i] for i in long]
+    settings.TRUCO_INSTANT_BOT_PLUGINS = frozenset({"random"})
+    settings.TRUCO_TRUSTED_BOT_PLUGINS = frozenset()  # untrusted: played in the jail
     assert dispatch.task_batches(long) == [[i] for i in long]
 
 

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from players.models import Rating
+from players.models import Player, Rating
 from tournaments import lifecycle, scheduling
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Entrant, Match, Round, Tournament
 from tournaments.runner import run_in_process
 from tournaments.seeds import match_seed
 
@@ -103,15 +103,31 @@ def test_round_robin_double_meets_every_pair_twice_with_the_seats_swapped(make_t
 
 
 def test_rounds_are_created_and_closed_as_their_matches_finish(make_tournament):
+    """A round robin of bots hands out every round at once (bots play matches side by side):
+    its three rounds run together and each closes as its matches finish."""
     tournament = make_tournament(4, format="round-robin")
     lifecycle.start(tournament, publish=False)
     assert list(Round.objects.filter(tournament=tournament).values_list("number", "status")) == [
-        (1, "running")
+        (1, "running"),
+        (2, "running"),
+        (3, "running"),
     ]
+    assert Match.objects.filter(tournament=tournament).count() == 6
     run_in_process(tournament)
     rounds = Round.objects.filter(tournament=tournament)
     assert [r.number for r in rounds] == [1, 2, 3]
     assert all(r.status == Round.Status.DONE and r.finished_at for r in rounds)
+
+
+def test_a_round_robin_with_a_person_in_it_is_paired_round_by_round(make_tournament):
+    """A person plays one match at a time: with a person among the entrants, the next round
+    comes only once the current one is over."""
+    tournament = make_tournament(3, format="round-robin")
+    person = Entrant.objects.create(tournament=tournament, name="people")
+    person.members.add(Player.objects.create(name="ana"))
+    lifecycle.start(tournament, publish=False)
+    assert list(Round.objects.filter(tournament=tournament).values_list("number", flat=True)) == [1]
+    assert Match.objects.filter(tournament=tournament).count() == 2
 
 
 def test_advancing_twice_schedules_nothing_twice(make_tournament):
