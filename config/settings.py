@@ -17,7 +17,8 @@
 - `TRUCO_TASK_GAMES` (default 20), `TRUCO_TASK_SPREAD` (4): short matches go several to a task,
   about that many games in all, the matches published at once in at least that many tasks
   (tournaments/dispatch.py); `TRUCO_TASK_QUICK_GAMES` (100): the same between trusted built-in
-  bots of `TRUCO_INSTANT_BOT_PLUGINS`, whose games take milliseconds. `TRUCO_PROFILE_DIR`: workers profile their tasks there.
+  bots of `TRUCO_INSTANT_BOT_PLUGINS`, whose games take milliseconds. `TRUCO_PROFILE_DIR`:
+  workers profile their tasks there.
 - `TRUCO_TRUSTED_BOT_PLUGINS`: bot plugins that run inside the worker (default the built-ins
   `random heuristic mcts`); any other runs in the jail (engine/jail, docs/bot-protocol.md).
 - Bot bundles (docs/bots.md): `TRUCO_BUNDLE_MAX_MB` (zip, default 5), `TRUCO_BUNDLE_MAX_FILES`
