@@ -41,15 +41,7 @@ class RoundRobin(Format):
         options: Mapping[str, Any] | None = None,
     ) -> list[Pairing] | None:
         """The unplayed matches of the earliest round that has any, or None when all are played."""
-        resolved = self.resolve_options(options)
-        played = results_by_key(results)
-        schedule = build_schedule(check_entrants(entrants), double=resolved["double"])
-        _check_results_fit(schedule, played)
-        for round_pairings in schedule:
-            unplayed = [p for p in round_pairings if p.key not in played]
-            if unplayed:
-                return unplayed
-        return None
+        return next(iter(self._unplayed_rounds(entrants, results, options)), None)
 
     def all_rounds(
         self,
@@ -58,12 +50,17 @@ class RoundRobin(Format):
         options: Mapping[str, Any] | None = None,
     ) -> list[Pairing] | None:
         """The unplayed matches of every round, or None when all are played."""
+        rounds = self._unplayed_rounds(entrants, results, options)
+        return [p for pairings in rounds for p in pairings] or None
+
+    def _unplayed_rounds(self, entrants, results, options) -> list[list[Pairing]]:
+        """The unplayed matches of each round that has any, in round order."""
         resolved = self.resolve_options(options)
         played = results_by_key(results)
         schedule = build_schedule(check_entrants(entrants), double=resolved["double"])
         _check_results_fit(schedule, played)
-        unplayed = [p for pairings in schedule for p in pairings if p.key not in played]
-        return unplayed or None
+        rounds = ([p for p in pairings if p.key not in played] for pairings in schedule)
+        return [unplayed for unplayed in rounds if unplayed]
 
     def expected_matches(self, n_entrants: int, options: Mapping[str, Any] | None = None) -> int:
         cycles = 2 if self.resolve_options(options)["double"] else 1
