@@ -120,10 +120,7 @@ class HeuristicPolicy:
         """My team's chance to win the game when the hand, won with chance p, is worth
         `points`."""
         mine, theirs = HeuristicPolicy.scores(obs)
-        table = win_table(rules)
-        return p * win_chance(table, mine + points, theirs) + (1 - p) * win_chance(
-            table, mine, theirs + points
-        )
+        return played_for(win_table(rules), mine, theirs, p, points, points)
 
     def decide_hand_of_n(self, obs: Observation, rules: TrucoRules) -> str:
         """Play the hand of eleven (or ten) when the chance to win it is worth the risk: playing
@@ -285,11 +282,10 @@ class HeuristicPolicy:
         )
         table = win_table(rules)
         mine, theirs = self.scores(obs)
-        called = refuse * win_chance(table, mine + values.get("refused", 1), theirs) + (
-            1 - refuse
-        ) * (
-            p * win_chance(table, mine + values.get("won", 2), theirs)
-            + (1 - p) * win_chance(table, mine, theirs + values.get("lost", 2))
+        accepted = played_for(table, mine, theirs, p, values.get("won", 2), values.get("lost", 2))
+        called = (
+            refuse * win_chance(table, mine + values.get("refused", 1), theirs)
+            + (1 - refuse) * accepted
         )
         return called > win_chance(table, mine, theirs) + ENVIDO_MARGIN
 
@@ -304,9 +300,7 @@ class HeuristicPolicy:
         mine, theirs = self.scores(obs)
         values = obs.bet_values
         accept = values["accept"]
-        take = p * win_chance(table, mine + accept.get("won", 0), theirs) + (1 - p) * win_chance(
-            table, mine, theirs + accept.get("lost", 0)
-        )
+        take = played_for(table, mine, theirs, p, accept.get("won", 0), accept.get("lost", 0))
         run = win_chance(table, mine, theirs + values["refuse"].get("conceded", 0))
         return "accept" if take >= run else "refuse"
 
@@ -391,6 +385,14 @@ def envido_win_chance(points: int, last_call: str, chain: int, mano: bool, profi
         centre += 6.0 * (profile.envido_win.value - 0.6)
     edge = points + (0.5 if mano else -0.5) - centre
     return 1.0 / (1.0 + math.exp(-edge / 1.8))
+
+
+def played_for(table, mine: int, theirs: int, p: float, won: int, lost: int) -> float:
+    """My team's chance to win the game from `mine` to `theirs` when a bet, won with chance
+    `p`, brings us `won` points or them `lost`."""
+    return p * win_chance(table, mine + won, theirs) + (1 - p) * win_chance(
+        table, mine, theirs + lost
+    )
 
 
 def scaled_odds(p: float, held: float, typical: float) -> float:
