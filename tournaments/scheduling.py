@@ -218,8 +218,12 @@ def _create_matches(tournament: Tournament, pairings: list[Pairing]) -> _Step:
     if not new:
         return _Step()
     rounds = {r.number: r for r in Round.objects.filter(tournament=tournament)}
-    for number in sorted({p.round for p in new} - set(rounds)):
-        rounds[number] = Round.objects.create(tournament=tournament, number=number)
+    missing = sorted({p.round for p in new} - set(rounds))
+    # One statement for all of them (a round robin of bots creates every round at once).
+    for created in Round.objects.bulk_create(
+        [Round(tournament=tournament, number=number) for number in missing]
+    ):
+        rounds[created.number] = created
     now = timezone.now()
     matches = []
     for p in new:

@@ -175,3 +175,19 @@ def test_the_migrations_match_the_models():
 def test_the_health_check_answers_when_the_database_does(client):
     response = client.get("/healthz")
     assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_a_worker_loads_the_plugins_before_it_forks_its_pool():
+    """Loading every plugin's entry point takes tens of milliseconds: a worker's main process
+    pays it once when it starts (celery's worker_init), so that no task of a forked child
+    does (bench_stack, 1-game matches: it was a fifth of a worker's task time)."""
+    from celery import signals
+
+    import config.celery  # noqa: F401  (connects the handler)
+    from engine import plugins
+
+    plugins.reset()
+    assert plugins._default.cache_info().currsize == 0
+    signals.worker_init.send(sender=None)
+    assert plugins._default.cache_info().currsize == 1
+    assert "random" in plugins.registry().bots
