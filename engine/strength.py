@@ -1,11 +1,14 @@
 """`python -m engine strength`: the table of strength of docs/bots.md, regenerated.
 
-Every built-in bot against every other and against the example bot, in every variant and player
-count, as `python -m engine arena` duplicate pairs (the same deals twice, seats swapped) at each
-bot's default time per decision. Prints a Markdown table (bot, opponent, setting, pairs, score
-of the first with its 95% interval over pair scores); `--write FILE` puts it in FILE between
-the lines `<!-- strength:begin -->` and `<!-- strength:end -->`, so the docs hold exactly what
-the command printed.
+Every built-in bot against every other and against the example bots (the greedy example and the
+example opponents of examples/opponents/, each where its manifest lets it play), in every
+variant and player count, as `python -m engine arena` duplicate pairs (the same deals twice,
+seats swapped) at each bot's default time per decision. Prints a Markdown table (bot, opponent,
+setting, pairs, score of the first with its 95% interval over pair scores); `--write FILE` puts
+it in FILE between the lines `<!-- strength:begin -->` and `<!-- strength:end -->`, so the docs
+hold exactly what the command printed. A part of the table (`--variant`, `--players`, `--bot`)
+replaces the same lines of the table in FILE and keeps the others: the searching bots' lines
+take hours, the others minutes, and each can be measured again on its own.
 """
 
 from __future__ import annotations
@@ -26,7 +29,14 @@ BEGIN = "<!-- strength:begin -->"
 END = "<!-- strength:end -->"
 # Strongest first; each plays every one after it.
 BUILT_IN = ("expert", "mcts", "heuristic", "random")
-EXAMPLE = "examples/bots/python-greedy"
+# Bundles written apart from the built-ins, played as uploads are (in the jail).
+EXAMPLES = (
+    "examples/bots/python-greedy",
+    "examples/opponents/bluffer",
+    "examples/opponents/counter",
+    "examples/opponents/eleven_rush",
+    "examples/opponents/envido_shark",
+)
 FLOR_PRESET = "argentino-flor"  # Argentino is measured with flor off (its default) and on
 
 
@@ -63,10 +73,9 @@ def settings(only: list[str] | None, only_players: list[int] | None = None) -> l
     return out
 
 
-def matchups(example: str | None) -> list[tuple[str, str]]:
+def matchups(examples: list[str]) -> list[tuple[str, str]]:
     pairs = [(a, b) for i, a in enumerate(BUILT_IN) for b in BUILT_IN[i + 1 :]]
-    if example:
-        pairs += [(a, example) for a in BUILT_IN if a != "random"]
+    pairs += [(a, example) for example in examples for a in BUILT_IN if a != "random"]
     return pairs
 
 
@@ -100,9 +109,9 @@ def measure(a: str, b: str, setting: Setting, pairs: int, seed: int) -> Tally:
 
 
 def rows(args) -> Iterator[str]:
-    example = EXAMPLE if Path(EXAMPLE).is_dir() and not args.no_example else None
+    examples = [] if args.no_example else [e for e in EXAMPLES if Path(e).is_dir()]
     for setting in settings(args.variant, args.players):
-        for a, b in matchups(example):
+        for a, b in matchups(examples):
             if args.bot and not (a in args.bot and b in args.bot):
                 continue
             if not plays(b, setting):
@@ -125,13 +134,32 @@ HEADER = (
 )
 
 
+def row_key(row: str) -> tuple[str, ...]:
+    """A line of the table by what it measured: bot, opponent and game."""
+    return tuple(cell.strip() for cell in row.strip().strip("|").split("|")[:3])
+
+
+def merged(old: list[str], new: list[str]) -> list[str]:
+    """The table's lines with those of this run in place of the same measurements: a line
+    measured again stays where it was, a new one goes after the last line of its game."""
+    fresh = {row_key(row): row for row in new}
+    rows = [fresh.pop(row_key(row), row) for row in old]
+    for key, row in fresh.items():
+        same_game = [i for i, r in enumerate(rows) if row_key(r)[2:] == key[2:]]
+        rows.insert(same_game[-1] + 1 if same_game else len(rows), row)
+    return rows
+
+
 def write_between_markers(path: Path, table: list[str]) -> None:
     text = path.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise StrengthError(f"{path} has no {BEGIN} ... {END} lines to write the table between")
     head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    path.write_text(head + BEGIN + "\n" + "\n".join(table) + "\n" + END + tail, encoding="utf-8")
+    inside, tail = rest.split(END, 1)
+    old = [line for line in inside.splitlines() if line.startswith("| ") and line not in HEADER]
+    rows = merged(old, table[len(HEADER) :])
+    body = "\n".join([*HEADER, *rows])
+    path.write_text(head + BEGIN + "\n" + body + "\n" + END + tail, encoding="utf-8")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,7 +170,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot", action="append", help="only the matchups between these bots (give two or more)"
     )
-    parser.add_argument("--no-example", action="store_true", help="leave out the example bot")
+    parser.add_argument("--no-example", action="store_true", help="leave out the example bots")
     parser.add_argument("--write", metavar="FILE", help="put the table in FILE between markers")
 
 

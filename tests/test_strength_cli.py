@@ -52,3 +52,29 @@ def test_strength_refuses_a_file_without_markers(tmp_path, capsys):
     assert main(argv) == 2
     assert "strength:begin" in capsys.readouterr().err
     assert doc.read_text(encoding="utf-8") == "no markers here\n"
+
+
+def test_a_part_of_the_table_replaces_its_own_lines_and_keeps_the_others(tmp_path, capsys):
+    """The searching bots' lines take hours: a run of a part (here heuristic against random in
+    Truc Tete, and the example opponent opp-counter, which the table now includes) puts its
+    lines in place of the same measurements and leaves every other line as it was."""
+    doc = tmp_path / "bots.md"
+    kept = "| expert | mcts | truc-tete, 2 players | 6 | 41.7% [11.6, 71.8] | 4.9 s |"
+    stale = "| heuristic | random | truc-tete, 2 players | 6 | 91.7% [75.3, 100.0] | 0.0 s |"
+    other_game = "| mcts | random | paulista, 2 players | 6 | 100.0% [100.0, 100.0] | 1.7 s |"
+    doc.write_text(
+        f"{BEGIN}\n| bot | against | game | pairs | bot's score [95% interval] | per game |\n"
+        f"|---|---|---|---|---|---|\n{kept}\n{stale}\n{other_game}\n{END}\n",
+        encoding="utf-8",
+    )
+    argv = ["strength", "--pairs", "2", "--variant", "truc-tete", "--bot", "heuristic"]
+    argv += ["--bot", "random", "--bot", "examples/opponents/counter", "--write", str(doc)]
+    assert main(argv) == 0
+    rows = [r for r in doc.read_text(encoding="utf-8").splitlines() if r.startswith("| ")]
+    assert rows[0].startswith("| bot | against |")
+    assert rows[1] == kept and rows[-1] == other_game  # untouched, in place
+    assert stale not in rows
+    assert rows[2].startswith("| heuristic | random | truc-tete, 2 players | 2 |")  # in place
+    # the new line goes with its game, after the lines of that game
+    assert rows[3].startswith("| heuristic | opp-counter | truc-tete, 2 players | 2 |")
+    assert rows[3] in capsys.readouterr().out
