@@ -5,6 +5,7 @@ Start a worker with `celery -A config worker` (or let `manage.py demo` start one
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery, signals
@@ -24,7 +25,12 @@ if os.environ.get("TRUCO_PROFILE_DIR"):  # where a worker's time goes (bench_sta
 @signals.worker_init.connect
 def load_plugins_before_forking(**_):
     """Load the plugin registry (every entry point imported: about 60 ms) in the worker's main
-    process, before it forks its pool: the children inherit it, and no task pays for it."""
+    process, before it forks its pool: the children inherit it, and no task pays for it. A
+    plugin that fails to load must not stop the worker: its tasks load the registry again and
+    report the failure as before, match by match."""
     from engine.plugins import registry
 
-    registry()
+    try:
+        registry()
+    except Exception:
+        logging.getLogger(__name__).exception("the plugins failed to load; tasks will retry")

@@ -191,3 +191,21 @@ def test_a_worker_loads_the_plugins_before_it_forks_its_pool():
     signals.worker_init.send(sender=None)
     assert plugins._default.cache_info().currsize == 1
     assert "random" in plugins.registry().bots
+
+
+def test_a_plugin_that_fails_to_load_does_not_stop_the_worker(monkeypatch, caplog):
+    from celery import signals
+
+    import config.celery  # noqa: F401
+    from engine import plugins
+
+    def broken():
+        raise ImportError("a plugin's module is missing")
+
+    plugins.reset()
+    monkeypatch.setattr(plugins, "make_plugin_manager", broken)
+    signals.worker_init.send(sender=None)  # logs, does not raise
+    assert "the plugins failed to load" in caplog.text
+    monkeypatch.undo()
+    plugins.reset()
+    assert "random" in plugins.registry().bots  # the next task loads them
