@@ -100,7 +100,10 @@ def test_a_team_cannot_read_its_partners_cards_through_locks_or_watches(tmp_path
 
 
 def test_without_the_filters_rules_the_same_team_reads_its_partners_cards(tmp_path):
-    """The attack works where the channels are open: the test above would see it."""
+    """The attack works where the channels are open: the test above would see it. Nearly
+    every read is right, not every one: a seat may read while its partner is changing its bits
+    from one hand's cards to the next (1 wrong of 57 in one CI run). Guessing three cards of
+    forty by chance is right about once in ten thousand."""
     with without_partner_rules():
         found = guesses(play_partners(partner_bundle(tmp_path)))
     for channel in LOCKS_AND_WATCHES:
@@ -108,7 +111,9 @@ def test_without_the_filters_rules_the_same_team_reads_its_partners_cards(tmp_pa
             (said == real) for _, said, real in found[channel] if not said.startswith("nothing")
         ]
         assert len(read) >= 5, f"{channel}: {found[channel][:5]}"
-        assert sum(read) == len(read), f"{channel}: {len(read) - sum(read)} wrong of {len(read)}"
+        assert sum(read) >= 0.9 * len(read), (
+            f"{channel}: {len(read) - sum(read)} wrong of {len(read)}"
+        )
 
 
 def test_two_jails_sharing_a_folder_see_nothing_of_each_other(tmp_path):

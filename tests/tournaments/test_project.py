@@ -183,20 +183,21 @@ def test_a_worker_loads_the_plugins_before_it_forks_its_pool():
     does (bench_stack, 1-game matches: it was a fifth of a worker's task time)."""
     from celery import signals
 
-    import config.celery  # noqa: F401  (connects the handler)
+    from config.celery import load_plugins_before_forking
     from engine import plugins
 
+    # Called as the signal calls it (sending worker_init itself would run Celery's Django
+    # fixup, which wants a real worker).
+    assert load_plugins_before_forking in [ref() for _, ref in signals.worker_init.receivers]
     plugins.reset()
     assert plugins._default.cache_info().currsize == 0
-    signals.worker_init.send(sender=None)
+    load_plugins_before_forking(sender=None)
     assert plugins._default.cache_info().currsize == 1
     assert "random" in plugins.registry().bots
 
 
 def test_a_plugin_that_fails_to_load_does_not_stop_the_worker(monkeypatch, caplog):
-    from celery import signals
-
-    import config.celery  # noqa: F401
+    from config.celery import load_plugins_before_forking
     from engine import plugins
 
     def broken():
@@ -204,7 +205,7 @@ def test_a_plugin_that_fails_to_load_does_not_stop_the_worker(monkeypatch, caplo
 
     plugins.reset()
     monkeypatch.setattr(plugins, "make_plugin_manager", broken)
-    signals.worker_init.send(sender=None)  # logs, does not raise
+    load_plugins_before_forking(sender=None)  # logs, does not raise
     assert "the plugins failed to load" in caplog.text
     monkeypatch.undo()
     plugins.reset()
