@@ -371,9 +371,7 @@ def iter_match(
         yield played
     if needs_winner:
         finished.sort(key=lambda g: g.index)
-        with MatchSession(
-            spec, needs_winner=True, finished=finished, on_action=on_action
-        ) as match:
+        with MatchSession(spec, needs_winner=True, finished=finished, on_action=on_action) as match:
             while (game := match.next_game()) is not None:
                 game.advance()
                 played = match.games[-1]

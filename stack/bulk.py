@@ -12,11 +12,12 @@ from __future__ import annotations
 from django.db import connection
 
 
-def update_rows(objs: list, fields: list[str]) -> None:
-    """Save these fields of these saved model instances (all of one model)."""
+def update_rows(objs: list, fields: list[str], model=None) -> None:
+    """Save these fields of these saved model instances (all of one model), or of any objects
+    with a `pk` and those attributes (`model` then names their model)."""
     if not objs:
         return
-    model = type(objs[0])
+    model = model or type(objs[0])
     meta = model._meta
     concrete = [meta.get_field(name) for name in fields]
     if connection.vendor != "postgresql" or len(objs) == 1:
@@ -31,7 +32,8 @@ def update_rows(objs: list, fields: list[str]) -> None:
     row = "(" + ", ".join(f"%s{cast}" for cast in casts) + ")"
     params: list = []
     for obj in objs:
-        for column in columns:
+        params.append(pk.get_db_prep_save(obj.pk, connection))
+        for column in concrete:
             params.append(column.get_db_prep_save(getattr(obj, column.attname), connection))
     names = ", ".join(quote(column.column) for column in columns)
     assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in concrete)

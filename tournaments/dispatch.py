@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import timedelta
+from types import SimpleNamespace
 
 from celery import current_app as app  # the project's app (config/celery.py)
 from django.conf import settings
@@ -19,6 +20,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from kombu.exceptions import ChannelError
 
+from stack.bulk import update_rows
 from tournaments.execution import claim_is_stale, current_worker
 from tournaments.models import Match, Tournament
 from tournaments.scheduling import advance
@@ -32,25 +34,33 @@ RUN_MATCH = "tournaments.run_match"  # the tasks (tournaments/tasks.py), sent by
 RUN_MATCHES = "tournaments.run_matches"
 
 
+BATCH_FIELDS = (
+    "id",
+    "tournament_id",
+    "tournament__games_per_match",
+    "entrant_a__bot__kind",
+    "entrant_a__bot__plugin",
+    "entrant_b__bot__kind",
+    "entrant_b__bot__plugin",
+)
+
+
 def task_batches(match_ids: list[int]) -> list[list[int]]:
+    """The matches as the messages that carry them (`batches_of`), read from the database."""
+    return batches_of(match_ids, Match.objects.filter(id__in=match_ids).values_list(*BATCH_FIELDS))
+
+
+def batches_of(match_ids: list[int], rows) -> list[list[int]]:
     """The matches as the messages that carry them: short matches of one tournament go several
     to a message, about TRUCO_TASK_GAMES games in all (TRUCO_TASK_QUICK_GAMES between built-in
     bots of TRUCO_INSTANT_BOT_PLUGINS, whose games take milliseconds: there a task's claim and
     record cost more than its games), and a round's matches in at least TRUCO_TASK_SPREAD
     messages (so that as many worker processes share it); a match of that many games or more
-    goes alone."""
+    goes alone. `rows`: each match's BATCH_FIELDS."""
     # Trusted too: an untrusted plugin plays in the jail, a process per seat per match.
     instant = settings.TRUCO_INSTANT_BOT_PLUGINS & set(settings.TRUCO_TRUSTED_BOT_PLUGINS)
     known = {}
-    for match_id, tournament_id, games, *bots in Match.objects.filter(id__in=match_ids).values_list(
-        "id",
-        "tournament_id",
-        "tournament__games_per_match",
-        "entrant_a__bot__kind",
-        "entrant_a__bot__plugin",
-        "entrant_b__bot__kind",
-        "entrant_b__bot__plugin",
-    ):
+    for match_id, tournament_id, games, *bots in rows:
         quick = all(kind == "plugin" and plugin in instant for kind, plugin in (bots[:2], bots[2:]))
         known[match_id] = (tournament_id, games, quick)
     groups: dict[tuple[int, int, bool] | None, list[int]] = {}
@@ -70,12 +80,26 @@ def task_batches(match_ids: list[int]) -> list[list[int]]:
 
 def publish(match_ids: list[int]) -> None:
     """Send these (queued) matches to the workers, marking each with the message it went in."""
-    if not match_ids:
-        return
-    batches = task_batches(match_ids)
+    if match_ids:
+        batches = task_batches(match_ids)
+        mark(batches)
+        send(batches)
+
+
+def mark(batches: list[list[int]], **also) -> None:
+    """Mark each match with the message it goes in (`Match.batch`), and set these other fields
+    (`also`), in one statement."""
+    marks = []
+    for batch in batches:
+        message = uuid.uuid4()
+        marks += [SimpleNamespace(pk=match_id, batch=message, **also) for match_id in batch]
+    update_rows(marks, ["batch", *also], model=Match)
+
+
+def send(batches: list[list[int]]) -> None:
+    """A message to the workers for each batch of matches."""
     with app.producer_or_acquire() as producer:
         for batch in batches:
-            Match.objects.filter(id__in=batch).update(batch=uuid.uuid4())
             if len(batch) == 1:
                 app.send_task(RUN_MATCH, kwargs={"match_id": batch[0]}, producer=producer)
             else:
@@ -96,18 +120,20 @@ def publish_pending(tournament_id: int) -> int:
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
             return 0
-        ids = list(
+        rows = list(
             Match.objects.filter(tournament=tournament, status=Match.Status.PENDING)
             .filter(BOT_ONLY)
             .order_by("round__number", "id")
-            .values_list("id", flat=True)
+            .values_list(*BATCH_FIELDS)
         )
-        if not ids:
+        if not rows:
             return 0
-        Match.objects.filter(id__in=ids, status=Match.Status.PENDING).update(
-            status=Match.Status.QUEUED, queued_at=timezone.now()
-        )
-        publish(ids)
+        ids = [row[0] for row in rows]
+        # Queued and marked with their messages in one statement (the rows are pending: the
+        # tournament's lock keeps every other publisher out), then sent.
+        batches = batches_of(ids, rows)
+        mark(batches, status=Match.Status.QUEUED, queued_at=timezone.now())
+        send(batches)
     return len(ids)
 
 

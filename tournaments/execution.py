@@ -499,9 +499,11 @@ def record_matches(items: list[ToRecord]) -> list[bool]:
                 if match.tournament.kind == Tournament.Kind.LADDER:
                     rate_ladder_match(match, winner)  # its board's rating, with its history
                 match.rated = True
+        update_rows([match for _, match in valid], RESULT_FIELDS)
+        # Last: the ratings' rows are the ones every worker's record locks (a tournament's
+        # players are in most of its matches), so they are held only from here to the commit.
         for variant, results in ratings.items():
             rate_many(variant, results)
-        update_rows([match for _, match in valid], RESULT_FIELDS)
     return recorded
 
 

@@ -23,6 +23,7 @@ from engine.plugins import get_format
 from formats import Format, MatchResult, Pairing
 from players.models import Rating
 from players.ratings import default_ordinal
+from stack.bulk import update_rows
 from tournaments.checks import check_entrant_count, check_entry_budgets, check_tournament
 from tournaments.models import Entrant, Match, Round, Tournament
 from tournaments.seeds import derive_seed, match_seed
@@ -98,7 +99,7 @@ def assign_seeds(tournament: Tournament) -> None:
     Entrant.objects.filter(tournament=tournament).update(seed=None)
     for number, entrant in enumerate(entrants, start=1):
         entrant.seed = number
-    Entrant.objects.bulk_update(entrants, ["seed"])
+    update_rows(entrants, ["seed"])
 
 
 def rated_player_ids(entrant: Entrant) -> list[int]:

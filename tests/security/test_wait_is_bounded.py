@@ -19,9 +19,7 @@ def table():
     user = UserFactory()
     api = APIClient()
     api.force_authenticate(user)
-    created = api.post(
-        "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"
-    )
+    created = api.post("/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json")
     assert created.status_code == 201, created.content
     return api, user, f"/api/play/matches/{created.json()['match']}/"
 

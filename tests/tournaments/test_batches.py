@@ -192,7 +192,7 @@ def test_messages_of_a_round_queued_while_the_queue_is_counted_do_not_hide_lost_
     )
     new_round = queued(make_tournament, entrants=8, games_per_match=1)[:4]
     resent: list[int] = []
-    monkeypatch.setattr(dispatch, "publish", resent.extend)
+    monkeypatch.setattr(dispatch, "send", lambda batches: resent.extend(sum(batches, [])))
 
     def waiting_while_a_round_is_published():
         # The other worker's transaction (its UPDATE ran a moment ago, then it sent the

@@ -175,7 +175,7 @@ def test_matches_with_a_human_team_are_left_to_the_human_play_flow(make_tourname
 
 def test_publishing_queues_each_pending_match_once(make_tournament, monkeypatch):
     sent = []
-    monkeypatch.setattr(dispatch, "publish", sent.extend)
+    monkeypatch.setattr(dispatch, "send", lambda batches: sent.extend(sum(batches, [])))
     tournament = started(make_tournament, format="round-robin")
     assert dispatch.publish_pending(tournament.pk) == 6  # every round of bots at once
     assert dispatch.publish_pending(tournament.pk) == 0
@@ -189,7 +189,7 @@ def test_publishing_queues_each_pending_match_once(make_tournament, monkeypatch)
 
 def test_the_sweep_sends_again_the_matches_whose_worker_is_gone(make_tournament, monkeypatch):
     sent = []
-    monkeypatch.setattr(dispatch, "publish", sent.extend)
+    monkeypatch.setattr(dispatch, "send", lambda batches: sent.extend(sum(batches, [])))
     tournament = started(make_tournament)
     lost, alive = Match.objects.filter(tournament=tournament).order_by("id")[:2]
     execution.claim_match(lost.pk, "gone-host:1")
@@ -245,7 +245,7 @@ def test_the_match_task_records_the_match_and_queues_what_became_ready(
     from tournaments.tasks import run_match
 
     sent = []
-    monkeypatch.setattr(dispatch, "publish", sent.extend)
+    monkeypatch.setattr(dispatch, "send", lambda batches: sent.extend(sum(batches, [])))
     tournament = make_tournament(4)
     lifecycle.start(tournament)
     semis = list(Match.objects.filter(tournament=tournament).order_by("id"))

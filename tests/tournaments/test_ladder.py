@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def published(monkeypatch):
     """The ids the scheduler hands to the workers (no broker in these tests)."""
     sent: list[int] = []
-    monkeypatch.setattr(dispatch, "publish", lambda ids: sent.extend(ids))
+    monkeypatch.setattr(dispatch, "send", lambda batches: sent.extend(sum(batches, [])))
     return sent
 
 

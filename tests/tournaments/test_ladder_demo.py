@@ -111,7 +111,9 @@ def ladder_matches(url, ours) -> list:
         params={"tournament": board["tournament"], "limit": 200},
         timeout=10,
     ).json()["results"]
-    return [(m["key"], m["status"], m["entrant_a"]["name"], m["entrant_b"]["name"]) for m in matches]
+    return [
+        (m["key"], m["status"], m["entrant_a"]["name"], m["entrant_b"]["name"]) for m in matches
+    ]
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/node"), reason="Node is not installed")

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.postgres
 
 def test_two_schedulers_at_once_start_the_budget_once(monkeypatch, settings):
     settings.TRUCO_LADDER_IN_FLIGHT = 1
-    monkeypatch.setattr(dispatch, "publish", lambda ids: None)
+    monkeypatch.setattr(dispatch, "send", lambda batches: None)
     for k in range(6):
         BotFactory(name=f"v{k}", plugin="random", owner=UserFactory(username=f"owner{k}"))
     ladder.sync_boards()

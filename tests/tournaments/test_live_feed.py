@@ -107,9 +107,7 @@ def test_without_redis_the_worker_and_the_web_server_share_the_view_through_file
 
     from tests.tournaments.conftest import PROJECT_DIR
 
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CHANNELS_REDIS_URL")
-    }
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CHANNELS_REDIS_URL")}
     env |= {"TRUCO_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"}
 
     def django(code: str) -> str:

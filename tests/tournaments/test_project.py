@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -210,3 +211,50 @@ def test_a_plugin_that_fails_to_load_does_not_stop_the_worker(monkeypatch, caplo
     monkeypatch.undo()
     plugins.reset()
     assert "random" in plugins.registry().bots  # the next task loads them
+
+
+@pytest.mark.postgres  # SQLite's in-memory test database is never closed
+def test_a_worker_keeps_its_database_connection_from_one_task_to_the_next(monkeypatch):
+    """Celery's Django fixup closes every connection before and after each task unless told to
+    reuse them: a new PostgreSQL connection a task, tens of milliseconds of a one-game match's
+    task. The project tells it to, and closes what Django would close before a request."""
+    from celery.fixups.django import DjangoWorkerFixup
+    from django.db import connection
+
+    from config.celery import app, reuse_connections_as_django_does
+
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)  # the project's default
+    connection.close()
+    connection.ensure_connection()
+    opened = connection.connection
+    fixup = DjangoWorkerFixup(app)
+    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))  # as a worker runs it
+    fixup.on_task_prerun(sender=task)
+    fixup.on_task_postrun(sender=task)
+    reuse_connections_as_django_does()
+    assert connection.connection is opened  # the same connection serves the next task
+
+
+@pytest.mark.postgres  # SQLite's in-memory test database is never closed
+def test_a_connection_older_than_its_age_is_closed_before_the_next_task():
+    from django.db import connection
+
+    from config.celery import reuse_connections_as_django_does
+
+    connection.close()
+    connection.ensure_connection()
+    connection.close_at = 0  # past CONN_MAX_AGE
+    reuse_connections_as_django_does()
+    assert connection.connection is None  # the task's first query opens a new one
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pool_process_connects_to_the_database_before_its_first_task():
+    from django.db import connection
+
+    from config.celery import connect_before_the_first_task
+
+    connection.close()
+    connect_before_the_first_task()
+    assert connection.connection is not None
+    connection.close()

@@ -3,7 +3,8 @@
 1. A tournament of random bots is played by N Celery worker processes on the configured broker
    and database (meant for Redis and PostgreSQL: set REDIS_URL and DATABASE_URL): tasks,
    claims, game records, results, ratings and scheduling included. Timed from the first
-   message to the tournament's end, with the workers already up.
+   message to the tournament's end, with the workers already up; a round goes out in N
+   messages (TRUCO_TASK_SPREAD, as an operator sets it to the workers' total concurrency).
 2. The same games (same seeds) are played by the engine alone in N processes: the
    orchestration overhead is the whole-stack time over this engine-only time.
 3. The standings of a 256-entrant, 8-round Swiss tournament (synthetic results, no games) are
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import pstats
 import random
 import statistics
@@ -103,15 +105,30 @@ class Command(BaseCommand):
                 except JailUnavailable as exc:
                     raise CommandError(str(exc)) from None
                 self.stdout.write("bots: all in the jail (--jailed)")
-            with override_settings(**self.trust(opts)):
+            with override_settings(**self.bench_settings(opts)):
                 tournament = self.bench_stack(opts)
                 self.bench_engine(tournament, opts)
         if not opts["skip_standings"]:
             self.bench_standings(opts)
 
-    def trust(self, opts) -> dict:
-        """Settings of this process for --jailed (the workers get the same by environment)."""
-        return {"TRUCO_TRUSTED_BOT_PLUGINS": frozenset()} if opts["jailed"] else {}
+    def bench_settings(self, opts) -> dict:
+        """Settings of this process (the workers get the same by environment, `worker_env`)."""
+        return {
+            "TRUCO_TASK_SPREAD": self.spread(opts),
+            **({"TRUCO_TRUSTED_BOT_PLUGINS": frozenset()} if opts["jailed"] else {}),
+        }
+
+    def worker_env(self, opts) -> dict:
+        return {
+            "TRUCO_TASK_SPREAD": str(self.spread(opts)),
+            **({"TRUCO_TRUSTED_BOT_PLUGINS": ""} if opts["jailed"] else {}),
+        }
+
+    def spread(self, opts) -> int:
+        """A round in as many messages as there are worker processes, as an operator sets
+        TRUCO_TASK_SPREAD to the workers' total concurrency (docs/operations.md); the
+        environment's value if it gives one."""
+        return int(os.environ.get("TRUCO_TASK_SPREAD") or opts["workers"])
 
     # --- 1. the whole stack ---------------------------------------------------------------
     def bench_stack(self, opts) -> Tournament:
@@ -124,7 +141,7 @@ class Command(BaseCommand):
             seed=opts["seed"],
             seeding=Tournament.Seeding.ORDER,
         )
-        env = {"TRUCO_TRUSTED_BOT_PLUGINS": ""} if opts["jailed"] else {}
+        env = self.worker_env(opts)
         if opts["profile"]:
             env["TRUCO_PROFILE_DIR"] = str(Path(opts["profile"]).resolve())
         log = (
@@ -137,6 +154,12 @@ class Command(BaseCommand):
         ]
         try:
             self.wait_for_worker_nodes(len(workers))
+            # What a running server has done once and for all before an organiser starts a
+            # tournament: Celery's result backend class looked up (it scans the installed
+            # packages' entry points: about 15 ms) and a broker connection opened.
+            _ = app.backend
+            with app.producer_or_acquire():
+                pass
             started = time.time()
             lifecycle.start(tournament)
             status = wait_for_workers(tournament, poll_seconds=0.05)
