@@ -157,6 +157,19 @@ class Channel(filesystem.Channel):
                 table.insert(0, binding)
                 write_whole(self._exchange_file(exchange), dumps(table).encode())
 
+    def queue_bind(self, queue, exchange=None, routing_key="", arguments=None, **kwargs):
+        """Bind, and make sure the binding is in the exchange's table on disk.
+
+        Why: the transport's broker state is process-wide (kombu's `global_state`), and kombu
+        writes the table file only for a binding that state has not seen. A process that
+        bound a queue once, and then finds the table file gone (the broker folder wiped while
+        it ran, or another folder in the same process), would route every message it
+        publishes to no queue: dropped, silently."""
+        super().queue_bind(queue, exchange, routing_key, arguments, **kwargs)
+        exchange = exchange or "amq.direct"
+        binding = self.typeof(exchange).prepare_bind(queue, exchange, routing_key, arguments)
+        self._queue_bind(exchange, *binding)
+
     def _delete(self, queue, exchange, routing_key, pattern, *args, **kwargs):
         virtual.Channel._delete(self, queue, exchange, routing_key, pattern, *args, **kwargs)
         binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")

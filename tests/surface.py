@@ -13,7 +13,9 @@ def no_broker(monkeypatch):
     """Matches that would go to Celery workers are collected here instead; a test that needs
     them played runs tournaments.execution itself."""
     sent: list[int] = []
-    monkeypatch.setattr("tournaments.dispatch.publish", lambda ids: sent.extend(ids))
+    monkeypatch.setattr(
+        "tournaments.dispatch.send", lambda batches: [sent.extend(batch) for batch in batches]
+    )
     return sent
 
 

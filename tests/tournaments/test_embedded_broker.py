@@ -131,6 +131,24 @@ def test_a_file_that_is_not_a_message_is_set_aside_and_the_next_one_delivered(br
     ]
 
 
+def test_a_process_whose_broker_folder_was_wiped_still_delivers_what_it_publishes(tmp_path):
+    """The transport's broker state lives as long as the process: a web process that bound
+    the queue before the folder was wiped (or a test before this one, with its own folder)
+    must not publish into a table that no longer names the queue."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for base in (first, second):
+        (base / "queue").mkdir(parents=True)
+        (base / "control").mkdir()
+    for base in (first, second):
+        with connect(base, TRANSPORT) as conn:
+            queue = conn.SimpleQueue("truco")
+            queue.put({"id": base.name})
+            message = queue.get(timeout=2)
+            assert message.payload == {"id": base.name}
+            message.ack()
+            queue.close()
+
+
 def test_the_embedded_default_uses_the_safe_transport(settings):
     if settings.CELERY_BROKER_URL.startswith("filesystem://"):
         assert settings.CELERY_BROKER_TRANSPORT == TRANSPORT
