@@ -21,6 +21,7 @@ from django.utils import timezone
 from kombu.exceptions import ChannelError
 
 from stack.bulk import update_rows
+from tournaments.batching import BATCH_FIELDS, batches_of
 from tournaments.execution import claim_is_stale, current_worker
 from tournaments.models import Match, Tournament
 from tournaments.scheduling import advance
@@ -34,48 +35,9 @@ RUN_MATCH = "tournaments.run_match"  # the tasks (tournaments/tasks.py), sent by
 RUN_MATCHES = "tournaments.run_matches"
 
 
-BATCH_FIELDS = (
-    "id",
-    "tournament_id",
-    "tournament__games_per_match",
-    "entrant_a__bot__kind",
-    "entrant_a__bot__plugin",
-    "entrant_b__bot__kind",
-    "entrant_b__bot__plugin",
-)
-
-
 def task_batches(match_ids: list[int]) -> list[list[int]]:
     """The matches as the messages that carry them (`batches_of`), read from the database."""
     return batches_of(match_ids, Match.objects.filter(id__in=match_ids).values_list(*BATCH_FIELDS))
-
-
-def batches_of(match_ids: list[int], rows) -> list[list[int]]:
-    """The matches as the messages that carry them: short matches of one tournament go several
-    to a message, about TRUCO_TASK_GAMES games in all (TRUCO_TASK_QUICK_GAMES between built-in
-    bots of TRUCO_INSTANT_BOT_PLUGINS, whose games take milliseconds: there a task's claim and
-    record cost more than its games), and a round's matches in at least TRUCO_TASK_SPREAD
-    messages (so that as many worker processes share it); a match of that many games or more
-    goes alone. `rows`: each match's BATCH_FIELDS."""
-    # Trusted too: an untrusted plugin plays in the jail, a process per seat per match.
-    instant = settings.TRUCO_INSTANT_BOT_PLUGINS & set(settings.TRUCO_TRUSTED_BOT_PLUGINS)
-    known = {}
-    for match_id, tournament_id, games, *bots in rows:
-        quick = all(kind == "plugin" and plugin in instant for kind, plugin in (bots[:2], bots[2:]))
-        known[match_id] = (tournament_id, games, quick)
-    groups: dict[tuple[int, int, bool] | None, list[int]] = {}
-    for match_id in match_ids:
-        groups.setdefault(known.get(match_id), []).append(match_id)
-    batches = []
-    for key, ids in groups.items():
-        per_match = max(1, key[1] if key else 1)
-        budget = settings.TRUCO_TASK_QUICK_GAMES if key and key[2] else settings.TRUCO_TASK_GAMES
-        size = max(
-            1,
-            min(-(-budget // per_match), -(-len(ids) // max(1, settings.TRUCO_TASK_SPREAD))),
-        )
-        batches += [ids[i : i + size] for i in range(0, len(ids), size)]
-    return batches
 
 
 def publish(match_ids: list[int]) -> None:
@@ -139,8 +101,16 @@ def publish_pending(tournament_id: int) -> int:
 
 def continue_tournament(tournament_id: int) -> None:
     """After a match is recorded: schedule what became ready, and queue it."""
-    advance(tournament_id)
-    publish_pending(tournament_id)
+    send(advance(tournament_id, queue=can_queue_at_creation()).batches)
+    publish_pending(tournament_id)  # what was put back to pending, or created in a transaction
+
+
+def can_queue_at_creation() -> bool:
+    """Whether new matches may be created queued and sent once their transaction commits:
+    not inside a caller's transaction, whose commit comes after the send (a worker would not
+    find the rows its message names); there they are created pending and `publish_pending`
+    queues them under the tournament's lock, as before."""
+    return not transaction.get_connection().in_atomic_block
 
 
 def sweep() -> int:

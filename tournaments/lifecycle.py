@@ -8,8 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import scheduling
-from tournaments.dispatch import continue_tournament, publish_pending
+from tournaments import dispatch, scheduling
 from tournaments.models import Match, Tournament
 
 
@@ -21,13 +20,14 @@ def start(tournament: Tournament, *, publish: bool = True) -> None:
     """Fix the seeds and schedule the first round; `publish=False` when the caller plays the
     matches itself (tournaments.runner.run_in_process)."""
     try:
-        scheduling.start(tournament)
+        started = scheduling.start(tournament, queue=publish and dispatch.can_queue_at_creation())
     except ValidationError as exc:
         raise LifecycleError("; ".join(exc.messages)) from None
     except ValueError as exc:
         raise LifecycleError(str(exc)) from None
     if publish:
-        publish_pending(tournament.pk)
+        dispatch.send(started.batches)
+        dispatch.publish_pending(tournament.pk)  # those created in the caller's transaction, if any
 
 
 def _move(tournament: Tournament, allowed: tuple[str, ...], to: str, verb: str) -> Tournament:
@@ -56,7 +56,7 @@ def pause(tournament: Tournament) -> None:
 def resume(tournament: Tournament, *, publish: bool = True) -> None:
     _move(tournament, (Tournament.Status.PAUSED,), Tournament.Status.RUNNING, "resume")
     if publish:
-        continue_tournament(tournament.pk)
+        dispatch.continue_tournament(tournament.pk)
     else:
         scheduling.advance(tournament.pk)
 
@@ -116,4 +116,4 @@ def rerun_match(match: Match, *, publish: bool = True) -> None:
         match.round.finished_at = None
         match.round.save(update_fields=["status", "finished_at"])
     if publish:
-        publish_pending(tournament.pk)
+        dispatch.publish_pending(tournament.pk)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -24,6 +25,7 @@ from formats import Format, MatchResult, Pairing
 from players.models import Rating
 from players.ratings import default_ordinal
 from stack.bulk import update_rows
+from tournaments.batching import batches_of
 from tournaments.checks import check_entrant_count, check_entry_budgets, check_tournament
 from tournaments.models import Entrant, Match, Round, Tournament
 from tournaments.seeds import derive_seed, match_seed
@@ -124,8 +126,9 @@ def entrant_strengths(tournament: Tournament, entrants: list[Entrant]) -> dict[i
     }
 
 
-def start(tournament: Tournament) -> None:
-    """Check the tournament, fix the seeds and schedule the first round."""
+def start(tournament: Tournament, *, queue: bool = False) -> Advance:
+    """Check the tournament, fix the seeds and schedule the first round (`queue`: as in
+    `advance`)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status != Tournament.Status.DRAFT:
@@ -137,7 +140,7 @@ def start(tournament: Tournament) -> None:
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["status", "started_at"])
-    advance(tournament.pk)
+    return advance(tournament.pk, queue=queue)
 
 
 # --- advancing ----------------------------------------------------------------------------
@@ -147,15 +150,24 @@ def start(tournament: Tournament) -> None:
 class Advance:
     created: int = 0  # matches created (byes included)
     finished: bool = False  # the tournament just ended
+    # With `queue`: the bot matches created queued, as the messages that must carry them to
+    # the workers (their ids; the caller sends them, after the commit).
+    batches: list[list[int]] = field(default_factory=list)
 
 
-def advance(tournament_id: int) -> Advance:
-    """Create every match the format says is ready; finish the tournament when it says so."""
+def advance(tournament_id: int, *, queue: bool = False) -> Advance:
+    """Create every match the format says is ready; finish the tournament when it says so.
+
+    `queue`: the bot matches are created `queued` and marked with their messages (batches),
+    in the statement that creates them, and returned for the caller to send once committed:
+    one transaction where publishing them later costs another (tournaments.dispatch). Only
+    outside a transaction: a worker must find the rows its message names."""
     outcome = Advance()
     while True:
-        step = _advance_once(tournament_id)
+        step = _advance_once(tournament_id, queue)
         outcome.created += step.created
         outcome.finished |= step.finished
+        outcome.batches += step.batches
         if not step.byes:  # a bye is a result at once, which may make more matches ready
             return outcome
 
@@ -165,9 +177,10 @@ class _Step:
     created: int = 0
     byes: int = 0
     finished: bool = False
+    batches: list[list[int]] = field(default_factory=list)
 
 
-def _advance_once(tournament_id: int) -> _Step:
+def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
     unfinished_anywhere = Match.objects.filter(
         tournament_id=tournament_id, status__in=Match.UNFINISHED
     )
@@ -204,7 +217,7 @@ def _advance_once(tournament_id: int) -> _Step:
             tournament.save(update_fields=["status", "finished_at"])
             log.info("tournament %s finished", tournament.pk)
             return _Step(finished=True)
-        step = _create_matches(tournament, pairings)
+        step = _create_matches(tournament, pairings, queue=queue)
         _close_rounds(tournament)
         return step
 
@@ -213,7 +226,7 @@ def _has_people(tournament: Tournament) -> bool:
     return tournament.entrants.filter(bot__isnull=True).exists()
 
 
-def _create_matches(tournament: Tournament, pairings: list[Pairing]) -> _Step:
+def _create_matches(tournament: Tournament, pairings: list[Pairing], *, queue: bool) -> _Step:
     existing = set(Match.objects.filter(tournament=tournament).values_list("key", flat=True))
     new = [p for p in pairings if p.key not in existing]
     if not new:
@@ -241,10 +254,42 @@ def _create_matches(tournament: Tournament, pairings: list[Pairing]) -> _Step:
             match.winner_id = p.a
             match.started_at = match.finished_at = now
         matches.append(match)
+    batches = _queue(tournament, new, matches, now) if queue else []
     Match.objects.bulk_create(matches)
     byes = sum(p.is_bye for p in new)
     log.info("tournament %s: %d new matches (%d byes)", tournament.pk, len(new), byes)
-    return _Step(created=len(new), byes=byes)
+    return _Step(
+        created=len(new),
+        byes=byes,
+        batches=[[matches[position].pk for position in batch] for batch in batches],
+    )
+
+
+def _queue(
+    tournament: Tournament, pairings: list[Pairing], matches: list[Match], now
+) -> list[list[int]]:
+    """Queue the bot matches among these new ones (not saved yet), each marked with the
+    message it goes in, as `tournaments.dispatch.publish_pending` would; their batches, as
+    positions in `matches`. A match with a person in it stays pending (a table starts it)."""
+    bots = {
+        entrant: (kind, plugin)
+        for entrant, kind, plugin in tournament.entrants.filter(bot__isnull=False).values_list(
+            "id", "bot__kind", "bot__plugin"
+        )
+    }
+    rows = [
+        (position, tournament.pk, tournament.games_per_match, *bots[p.a], *bots[p.b])
+        for position, p in enumerate(pairings)
+        if not p.is_bye and p.a in bots and p.b in bots
+    ]
+    order = sorted((row[0] for row in rows), key=lambda position: pairings[position].round)
+    batches = batches_of(order, rows)
+    for batch in batches:
+        message = uuid.uuid4()
+        for position in batch:
+            match = matches[position]
+            match.status, match.queued_at, match.batch = Match.Status.QUEUED, now, message
+    return batches
 
 
 def _close_rounds(tournament: Tournament) -> None:

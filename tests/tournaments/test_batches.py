@@ -207,3 +207,58 @@ def test_messages_of_a_round_queued_while_the_queue_is_counted_do_not_hide_lost_
     monkeypatch.setattr(dispatch, "messages_waiting", waiting_while_a_round_is_published)
     assert dispatch.resend_lost() == 4
     assert sorted(resent) == sorted(lost)
+
+
+def test_a_started_tournaments_matches_are_queued_as_created_and_sent_once_committed(
+    make_tournament, monkeypatch, postgres_orm_url
+):
+    """Started outside a transaction (an organiser's request, a worker's task), the bot
+    matches are created queued and marked with their messages in the statement that creates
+    them, and each message is sent only once another connection (a worker's) can read the
+    rows it names: queued, and of that message."""
+    from tests.e2e_support import sql
+
+    seen_by_a_worker = []
+
+    def send(batches):
+        for batch in batches:
+            rows = sql(
+                postgres_orm_url,
+                "SELECT status, batch FROM tournaments_match WHERE id = ANY(%s)",
+                batch,
+            )
+            seen_by_a_worker.append((len(batch), rows))
+
+    monkeypatch.setattr(dispatch, "send", send)
+    tournament = make_tournament(8, format="round-robin", seed=9, games_per_match=1)
+    with CaptureQueriesContext(connection) as started:
+        lifecycle.start(tournament)
+    bot_matches = Match.objects.filter(tournament=tournament, entrant_b__isnull=False)
+    assert len(seen_by_a_worker) >= 2  # a round in at least TRUCO_TASK_SPREAD messages
+    assert sum(n for n, _ in seen_by_a_worker) == bot_matches.count() == 28
+    batches = set()
+    for n, rows in seen_by_a_worker:
+        assert len(rows) == n and {status for status, _ in rows} == {"queued"}
+        assert len({batch for _, batch in rows}) == 1  # one message, one mark
+        batches.add(rows[0][1])
+    assert len(batches) == len(seen_by_a_worker)
+    # No second transaction to queue them: no UPDATE of the matches after the INSERT.
+    assert not [
+        q for q in started.captured_queries if q["sql"].startswith('UPDATE "tournaments_match"')
+    ]
+
+
+def test_matches_created_inside_a_callers_transaction_are_queued_after_it(
+    make_tournament, monkeypatch
+):
+    """Inside a caller's transaction a worker could not read the new rows before its commit:
+    they are created pending and queued under the tournament's lock, as before."""
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda batches: [sent.extend(b) for b in batches])
+    tournament = make_tournament(4, format="round-robin", seed=9, games_per_match=1)
+    with transaction.atomic():
+        lifecycle.start(tournament)
+    assert sorted(sent) == sorted(
+        Match.objects.filter(tournament=tournament, status="queued").values_list("id", flat=True)
+    )
+    assert len(sent) == 6
