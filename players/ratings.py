@@ -14,7 +14,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from players.models import Rating, RatingPoint
-from stack.bulk import update_rows
+from stack.bulk import insert_rows, update_rows
 
 
 @lru_cache(maxsize=1)
@@ -83,8 +83,14 @@ def rate_many(variant: str, results: list[tuple[list[int], list[int], int | None
                 row = rows[player]
                 row.mu, row.sigma, row.matches, row.updated_at = mu, sigma, row.matches + 1, now
         points += [
-            RatingPoint(rating=row, mu=row.mu, sigma=row.sigma, matches=row.matches, at=now)
+            {
+                "rating_id": row.pk,
+                "mu": row.mu,
+                "sigma": row.sigma,
+                "matches": row.matches,
+                "at": now,
+            }
             for row in (rows[p] for p in sorted({*team_a, *team_b}))
         ]
     update_rows(list(rows.values()), ["mu", "sigma", "matches", "updated_at"])
-    RatingPoint.objects.bulk_create(points)
+    insert_rows(RatingPoint, points)

@@ -24,7 +24,7 @@ from engine.plugins import get_format
 from formats import Format, MatchResult, Pairing
 from players.models import Rating
 from players.ratings import default_ordinal
-from stack.bulk import update_rows
+from stack.bulk import insert_rows, update_rows
 from tournaments.batching import batches_of
 from tournaments.checks import check_entrant_count, check_entry_budgets, check_tournament
 from tournaments.models import Entrant, Match, Round, Tournament
@@ -241,32 +241,30 @@ def _create_matches(tournament: Tournament, pairings: list[Pairing], *, queue: b
     now = timezone.now()
     matches = []
     for p in new:
-        match = Match(
-            tournament=tournament,
-            round=rounds[p.round],
-            key=p.key,
-            entrant_a_id=p.a,
-            entrant_b_id=p.b,
-            seed=match_seed(tournament.seed, p.key),
-        )
+        match = {
+            "tournament_id": tournament.pk,
+            "round_id": rounds[p.round].pk,
+            "key": p.key,
+            "entrant_a_id": p.a,
+            "entrant_b_id": p.b,
+            "seed": match_seed(tournament.seed, p.key),
+        }
         if p.is_bye:
-            match.status = Match.Status.DONE
-            match.winner_id = p.a
-            match.started_at = match.finished_at = now
+            match.update(status=Match.Status.DONE, winner_id=p.a, started_at=now, finished_at=now)
         matches.append(match)
     batches = _queue(tournament, new, matches, now) if queue else []
-    Match.objects.bulk_create(matches)
+    ids = insert_rows(Match, matches)
     byes = sum(p.is_bye for p in new)
     log.info("tournament %s: %d new matches (%d byes)", tournament.pk, len(new), byes)
     return _Step(
         created=len(new),
         byes=byes,
-        batches=[[matches[position].pk for position in batch] for batch in batches],
+        batches=[[ids[position] for position in batch] for batch in batches],
     )
 
 
 def _queue(
-    tournament: Tournament, pairings: list[Pairing], matches: list[Match], now
+    tournament: Tournament, pairings: list[Pairing], matches: list[dict], now
 ) -> list[list[int]]:
     """Queue the bot matches among these new ones (not saved yet), each marked with the
     message it goes in, as `tournaments.dispatch.publish_pending` would; their batches, as
@@ -287,8 +285,7 @@ def _queue(
     for batch in batches:
         message = uuid.uuid4()
         for position in batch:
-            match = matches[position]
-            match.status, match.queued_at, match.batch = Match.Status.QUEUED, now, message
+            matches[position].update(status=Match.Status.QUEUED, queued_at=now, batch=message)
     return batches
 
 
