@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, play_match
 from players.ratings import rate_many
-from stack.bulk import update_rows
+from stack.bulk import PLAIN_TYPES, update_rows
 from stack.database import commit_without_waiting
 from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
@@ -161,6 +161,16 @@ def claim_is_stale(worker: str, lease_until: datetime | None, now: datetime, me:
     return pid == my_pid or not pid_alive(int(pid))
 
 
+def with_tournaments(matches) -> list[Match]:
+    """These matches, each with its tournament read once for all (a batch's matches are of one
+    tournament: joining it to every row built a tournament instance a match)."""
+    matches = list(matches)
+    tournaments = Tournament.objects.in_bulk({m.tournament_id for m in matches})
+    for match in matches:
+        match.tournament = tournaments[match.tournament_id]
+    return matches
+
+
 def claim_match(match_id: int, worker: str) -> Claim | Outcome:
     outcomes, claims = claim_matches([match_id], worker)
     return claims[0] if claims else outcomes[match_id]
@@ -177,11 +187,8 @@ def claim_matches(match_ids: list[int], worker: str) -> tuple[dict[int, Outcome]
     claimed: list[tuple[Match, Entrant, Entrant]] = []
     with transaction.atomic():
         commit_without_waiting()  # a claim a crash undoes is claimed again; nothing is lost
-        matches = list(
-            Match.objects.select_for_update(of=("self",))
-            .select_related("tournament")
-            .filter(pk__in=match_ids)
-            .order_by("pk")
+        matches = with_tournaments(
+            Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk")
         )
         for match_id in set(match_ids) - {m.pk for m in matches}:
             outcomes[match_id] = Outcome("missing")
@@ -377,10 +384,18 @@ def insert_games(rows: list[Game]) -> None:
     fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     sql = f"COPY {Game._meta.db_table} ({columns}) FROM STDIN"
+    prepared = [f.get_internal_type() not in PLAIN_TYPES for f in fields]  # JSON: Jsonb
     with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
         for row in rows:
             copy.write_row(
-                [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
+                [
+                    f.get_db_prep_save(value, connection)
+                    if prepare and value is not None
+                    else value
+                    for f, prepare, value in zip(
+                        fields, prepared, (getattr(row, f.attname) for f in fields), strict=True
+                    )
+                ]
             )
 
 
@@ -465,10 +480,11 @@ def record_matches(items: list[ToRecord]) -> list[bool]:
     with transaction.atomic():
         matches = {
             m.pk: m
-            for m in Match.objects.select_for_update(of=("self",))
-            .select_related("tournament")
-            .filter(pk__in=[item.match_id for item in items])
-            .order_by("pk")
+            for m in with_tournaments(
+                Match.objects.select_for_update()
+                .filter(pk__in=[item.match_id for item in items])
+                .order_by("pk")
+            )
         }
         recorded: list[bool] = []
         valid: list[tuple[ToRecord, Match]] = []
