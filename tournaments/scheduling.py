@@ -14,6 +14,7 @@ import logging
 import random
 import uuid
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -89,7 +90,13 @@ def results_of(tournament: Tournament) -> list[MatchResult]:
 def assign_seeds(tournament: Tournament) -> None:
     """Fix seed 1..n: by rating (ordinal, best first), registration order (keeping seeds given
     by hand first), or a shuffle drawn from the tournament seed."""
-    entrants = list(tournament.entrants.select_related("bot").prefetch_related("members"))
+    if tournament.seeding == Tournament.Seeding.RATING:  # their players' ratings, too
+        entrants = list(tournament.entrants.select_related("bot").prefetch_related("members"))
+    else:
+        entrants = [
+            SimpleNamespace(id=i, pk=i, seed=s)
+            for i, s in tournament.entrants.values_list("id", "seed")
+        ]
     order_key = {e.id: (e.seed is None, e.seed or 0, e.id) for e in entrants}
     entrants.sort(key=lambda e: order_key[e.id])
     if tournament.seeding == Tournament.Seeding.RANDOM:
@@ -101,7 +108,7 @@ def assign_seeds(tournament: Tournament) -> None:
     Entrant.objects.filter(tournament=tournament).update(seed=None)
     for number, entrant in enumerate(entrants, start=1):
         entrant.seed = number
-    update_rows(entrants, ["seed"])
+    update_rows(entrants, ["seed"], model=Entrant)
 
 
 def rated_player_ids(entrant: Entrant) -> list[int]:
