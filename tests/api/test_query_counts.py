@@ -54,6 +54,7 @@ ENDPOINTS = [
     "/api/bots/",
     "/",
     "/tournaments/{id}/",
+    "/tournaments/{id}/?standings_page=2&entrants_page=2&matches_page=2",
 ]
 
 
