@@ -258,9 +258,12 @@ def _is_theirs(user, entrant: Entrant) -> bool:
     return entrant.members.filter(user=user).exists()
 
 
-def my_entries(user, tournament: Tournament) -> list[Entrant]:
-    """The user's entrants in the tournament (theirs to withdraw)."""
+def my_entries(user, tournament: Tournament, among: list[int] | None = None) -> list[Entrant]:
+    """The user's entrants in the tournament (theirs to withdraw); `among`: of these entrants
+    only (the ids of a page of them)."""
     if not user or not user.is_authenticated:
         return []
     entrants = tournament.entrants.select_related("bot").prefetch_related("members__user")
+    if among is not None:
+        entrants = entrants.filter(pk__in=among)
     return [e for e in entrants if _is_theirs(user, e)]

@@ -43,6 +43,7 @@ ENDPOINTS = [
     "/api/tournaments/{id}/",
     "/api/tournaments/{id}/standings/",
     "/api/tournaments/{id}/bracket/",
+    "/api/tournaments/{id}/bracket/?limit=5&offset=5",
     "/api/entrants/?tournament={id}",
     "/api/matches/?tournament={id}",
     "/api/rounds/?tournament={id}",
@@ -53,6 +54,7 @@ ENDPOINTS = [
     "/api/bots/",
     "/",
     "/tournaments/{id}/",
+    "/tournaments/{id}/?standings_page=2&entrants_page=2&matches_page=2",
 ]
 
 

@@ -3,9 +3,11 @@ from __future__ import annotations
 import pytest
 
 from tests.browser_support import CHROMIUM, browser, chromium_found, page  # noqa: F401 (fixtures)
+from tests.factories import BotFactory, finish
 from tests.surface import *  # noqa: F401,F403 (shared fixtures)
-from tournaments import lifecycle
+from tournaments import lifecycle, scheduling
 from tournaments.builders import bots_named, create_tournament
+from tournaments.models import Match
 from tournaments.runner import run_in_process
 
 
@@ -40,3 +42,27 @@ def league(db):
     )
     lifecycle.start(tournament)
     return tournament
+
+
+@pytest.fixture
+def swiss(db):
+    """Makes a running Swiss of `entrants` bots whose first round is played (the first side
+    won each match) and whose second is paired: a page shows round 2."""
+
+    def make(entrants: int, name: str = "Big Swiss"):
+        tournament = create_tournament(
+            name=name,
+            variant="paulista",
+            format="swiss",
+            bots=[BotFactory(name=f"{name} bot {i:03}") for i in range(entrants)],
+            games_per_match=1,
+            seed=3,
+            seeding="order",
+        )
+        lifecycle.start(tournament, publish=False)
+        for match in Match.objects.filter(tournament=tournament, entrant_b__isnull=False):
+            finish(match, wins=(1, 0), points=(12, 5))
+        scheduling.advance(tournament.pk)
+        return tournament
+
+    return make

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import TournamentFactory
+from tests.factories import TournamentFactory, finish
 from tournaments.models import Game, Match
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +45,28 @@ def test_a_running_league_shows_rounds_and_follows_live(client, league):
     assert "Rounds" in page and 'id="live"' in page
     assert "Arena.followTournament" in page
     assert "<th>Match points</th>" in page and "<th>Head to head</th>" in page  # the columns
+
+
+def test_a_league_page_draws_its_head_to_head(client, league):
+    for match in Match.objects.filter(tournament=league, entrant_b__isnull=False):
+        finish(match, wins=(2, 0))  # the first side won both games
+    page = text(client.get(reverse("web:tournament", args=[league.pk])))
+    cells = re.findall(
+        r'<g class="heat-cell" data-row="(\d)" data-col="(\d)" data-wins="(\d)" '
+        r'data-games="(\d)">\s*<title>([^<]*)</title>\s*<rect [^>]*></rect>\s*'
+        r"<text [^>]*>(\d+)</text>\s*</g>",
+        page,
+    )
+    assert len(cells) == 6  # each entrant against each other, both ways
+    won = {(row, col): (int(wins), int(games)) for row, col, wins, games, _, _ in cells}
+    for (row, col), (wins, games) in won.items():
+        assert games == 2 and wins + won[col, row][0] == 2  # a pair's games, one winner each
+    for _, _, wins, _, words, percent in cells:
+        assert f"won {wins} of 2 games ({percent}%)" in words
+    names = league.entrants.order_by("seed", "id").values_list("name", flat=True)
+    for number, name in enumerate(names, start=1):
+        assert f'text-anchor="end">{name}</text>' in page
+        assert f'y="14" text-anchor="middle">{number}</text>' in page
 
 
 def test_a_match_page_links_each_games_replay_and_record(client, played):

@@ -32,7 +32,7 @@ def entrant_json(entrant: Entrant | None) -> dict[str, Any] | None:
 
 # A match's row as read for display: tuples, not model instances (a 1,024-entrant Swiss has
 # thousands of matches, and building three model instances a match took over half a second:
-# manage.py bench_big).
+# manage.py bench_big); the entrants' names and seeds come in the same query.
 MATCH_COLUMNS = (
     "key",
     "round__number",
@@ -46,14 +46,34 @@ MATCH_COLUMNS = (
     "points_a",
     "points_b",
     "games_played",
+    "entrant_a__name",
+    "entrant_a__seed",
+    "entrant_b__name",
+    "entrant_b__seed",
 )
 
 
-def match_json(row: tuple, entrants: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    key, round_number, match_id, status, a, b, winner, wins_a, wins_b, points_a, points_b, games = (
-        row
-    )
-    side_a, side_b = entrants.get(a), entrants.get(b) if b is not None else None
+def match_json(row: tuple) -> dict[str, Any]:
+    (
+        key,
+        round_number,
+        match_id,
+        status,
+        a,
+        b,
+        winner,
+        wins_a,
+        wins_b,
+        points_a,
+        points_b,
+        games,
+        name_a,
+        seed_a,
+        name_b,
+        seed_b,
+    ) = row
+    side_a = {"id": a, "name": name_a, "seed": seed_a} if a is not None else None
+    side_b = {"id": b, "name": name_b, "seed": seed_b} if b is not None else None
     return {
         "key": key,
         "round": round_number,
@@ -94,34 +114,98 @@ def tiebreak_of(winner, side_b, wins_a, wins_b, points_a, points_b) -> str:
     return f"tied {wins_a}-{wins_b} in games and points, won by extra games"
 
 
-def bracket_payload(tournament: Tournament, round_number: int | None = None) -> dict[str, Any]:
+SECTION_ORDER = ["W", "L", "3P", "GF", ""]
+
+
+class BracketSlots:
+    """The matches a bracket shows (`round_number`: one round's only), in the order it shows
+    them (section, round, then as paired), as a sequence Django's Paginator and the API's
+    pages slice: `count()` and `[start:stop]`. A league's rounds are sliced in the database (a
+    1,024-entrant Swiss has thousands of matches); a bracket is laid out whole once (its
+    waiting matches have no rows) and sliced in memory."""
+
+    def __init__(self, tournament: Tournament, round_number: int | None = None):
+        self.tournament = tournament
+        self.round_number = round_number
+        self.kind = (
+            "bracket"
+            if format_of(tournament).has_bracket and tournament.status != Tournament.Status.DRAFT
+            else "rounds"
+        )
+        self._laid_out: list[dict[str, Any]] | None = None
+
+    def _matches(self):
+        matches = Match.objects.filter(tournament=self.tournament)
+        if self.round_number is not None:
+            matches = matches.filter(round__number=self.round_number)
+        return matches.order_by("round__number", "id")
+
+    def _bracket(self) -> list[dict[str, Any]]:
+        if self._laid_out is None:
+            rows = list(self._matches().values_list(*MATCH_COLUMNS))
+            slots = [match_json(row) for row in rows]
+            existing = (
+                {row[0] for row in rows}
+                if self.round_number is None
+                else existing_keys(self.tournament)
+            )
+            slots += [
+                w
+                for w in waiting_slots(self.tournament, existing)
+                if self.round_number is None or w["round"] == self.round_number
+            ]
+            slots.sort(
+                key=lambda slot: (SECTION_ORDER.index(section_of(slot["key"])), slot["round"])
+            )
+            self._laid_out = slots
+        return self._laid_out
+
+    def count(self) -> int:
+        if self.kind == "bracket":
+            return len(self._bracket())
+        return self._matches().count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]:
+        if not isinstance(index, slice):
+            raise TypeError("BracketSlots are read in slices")
+        if self.kind == "bracket":
+            return self._bracket()[index]
+        return [match_json(row) for row in self._matches().values_list(*MATCH_COLUMNS)[index]]
+
+    def payload(self, shown: list[dict[str, Any]]) -> dict[str, Any]:
+        """The bracket payload of these slots (all of them, or a page of them)."""
+        goes_to = winners_go_to(self.tournament) if self.kind == "bracket" else {}
+        for slot in shown:
+            slot["next"] = goes_to.get(slot["key"])
+        return {
+            "tournament": self.tournament.pk,
+            "format": self.tournament.format,
+            "kind": self.kind,
+            "rounds": round_numbers(self.tournament),
+            "sections": group(shown, by_section=self.kind == "bracket"),
+        }
+
+
+def bracket_payload(
+    tournament: Tournament,
+    round_number: int | None = None,
+    *,
+    offset: int = 0,
+    limit: int | None = None,
+) -> dict[str, Any]:
     """The bracket or the rounds; `round_number` keeps one round only (a league's rounds can
-    hold thousands of matches)."""
-    matches = Match.objects.filter(tournament=tournament)
-    if round_number is not None:
-        matches = matches.filter(round__number=round_number)
-    rows = list(matches.order_by("round__number", "id").values_list(*MATCH_COLUMNS))
-    entrants = {
-        eid: {"id": eid, "name": name, "seed": seed}
-        for eid, name, seed in tournament.entrants.values_list("id", "name", "seed")
-    }
-    slots = [match_json(row, entrants) for row in rows]
-    kind = "rounds"
-    if format_of(tournament).has_bracket and tournament.status != Tournament.Status.DRAFT:
-        kind = "bracket"
-        existing = {row[0] for row in rows} if round_number is None else existing_keys(tournament)
-        waiting = waiting_slots(tournament, existing)
-        slots += [w for w in waiting if round_number is None or w["round"] == round_number]
-    goes_to = winners_go_to(tournament) if kind == "bracket" else {}
-    for slot in slots:
-        slot["next"] = goes_to.get(slot["key"])
-    return {
-        "tournament": tournament.pk,
-        "format": tournament.format,
-        "kind": kind,
-        "rounds": round_numbers(tournament),
-        "sections": group(slots, by_section=kind == "bracket"),
-    }
+    hold thousands of matches), `offset` and `limit` a page of the matches in the order they
+    are shown (`count`: how many there are in all)."""
+    slots = BracketSlots(tournament, round_number)
+    shown = slots[offset : None if limit is None else offset + limit]
+    if (limit is None or len(shown) < limit) and (shown or offset == 0):
+        count = offset + len(shown)  # the last page: no need to count
+    else:
+        count = slots.count()
+    return {"count": count, **slots.payload(shown)}
 
 
 def existing_keys(tournament: Tournament) -> set[str]:
@@ -137,13 +221,12 @@ def group(slots: list[dict[str, Any]], *, by_section: bool) -> list[dict[str, An
     for slot in slots:
         name = section_of(slot["key"]) if by_section else ""
         sections.setdefault(name, {}).setdefault(slot["round"], []).append(slot)
-    order = ["W", "L", "3P", "GF", ""]
     return [
         {
             "name": SECTION_NAMES.get(name, "Rounds"),
             "rounds": [{"number": number, "matches": rounds[number]} for number in sorted(rounds)],
         }
-        for name, rounds in sorted(sections.items(), key=lambda item: order.index(item[0]))
+        for name, rounds in sorted(sections.items(), key=lambda item: SECTION_ORDER.index(item[0]))
     ]
 
 

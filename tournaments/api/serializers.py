@@ -688,6 +688,11 @@ class BracketSectionSerializer(serializers.Serializer):
 
 
 class BracketSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="the matches in all (of the round, if asked)")
+    next = serializers.URLField(allow_null=True, help_text="the next page; null on the last")
+    previous = serializers.URLField(
+        allow_null=True, help_text="the previous page; null on the first"
+    )
     tournament = serializers.IntegerField()
     format = serializers.CharField()
     kind = serializers.CharField(help_text="`bracket` (elimination) or `rounds` (leagues)")

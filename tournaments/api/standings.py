@@ -108,13 +108,15 @@ def workers_of(tournament: Tournament) -> dict[str, Any] | None:
     return worker_health.status()
 
 
-def standings_table(standings: dict[str, Any]) -> dict[str, Any]:
-    """The context of the standings table template (tournaments/_standings_table.html)."""
+def standings_table(standings: dict[str, Any], rows: list | None = None) -> dict[str, Any]:
+    """The context of the standings table template (tournaments/_standings_table.html): every
+    row, or these of the standings' `rows` (a page of them)."""
     metrics = standings["metrics"]
     return {
         "metrics": metrics,
         "metric_labels": standings.get("metric_labels", metrics),
         "rows": [
-            {**row, "cells": [row["values"].get(m) for m in metrics]} for row in standings["rows"]
+            {**row, "cells": [row["values"].get(m) for m in metrics]}
+            for row in (standings["rows"] if rows is None else rows)
         ],
     }

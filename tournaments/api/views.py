@@ -16,6 +16,7 @@ from rest_framework.settings import api_settings
 from engine.plugins import registry
 from engine.spectator import replay_frames
 from restapi.errors import BadRequest
+from restapi.pagination import MAX_LIMIT, BracketPagination
 from restapi.permissions import IsStaffOrReadOnly
 from restapi.serializers import DetailSerializer
 from restapi.views import ApiMixin
@@ -30,6 +31,10 @@ from tournaments.models import Entrant, Game, Match, Round, Tournament
 from tournaments.verification import NotVerifiable, verify_match
 
 ROUND = OpenApiParameter("round", int, description="only this round's matches")
+LIMIT = OpenApiParameter(
+    "limit", int, description=f"matches a page, at most and by default {MAX_LIMIT}"
+)
+OFFSET = OpenApiParameter("offset", int, description="the first match's index (from 0)")
 NAME = OpenApiParameter("name", str, OpenApiParameter.PATH, description="its registered name")
 
 
@@ -207,14 +212,25 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
 
     @extend_schema(
         responses=serializers.BracketSerializer,
-        parameters=[ROUND],
+        parameters=[ROUND, LIMIT, OFFSET],
         summary="The bracket (elimination) or the rounds (leagues) with their matches",
+        description="A page of the matches in the order they are shown (section, round, then "
+        f"as paired): at most {MAX_LIMIT} (`?limit=`, from `?offset=`); `count` says how many "
+        "there are, `next` and `previous` link the neighbouring pages (null at either end). A "
+        f"limit over {MAX_LIMIT} is cut to it; a limit or offset that is not a whole number (or "
+        "a limit of 0 or less) is ignored, as in every list of the API.",
     )
     @action(detail=True, methods=["get"], permission_classes=[AllowAny])
     def bracket(self, request, pk=None):
         query = serializers.RoundQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(bracket_payload(self._plain_object(), query.validated_data.get("round")))
+        pages = BracketPagination()
+        limit, offset = pages.get_limit(request), pages.get_offset(request)
+        payload = bracket_payload(
+            self._plain_object(), query.validated_data.get("round"), offset=offset, limit=limit
+        )
+        count = payload.pop("count")
+        return Response({"count": count, **pages.links(request, limit, offset, count), **payload})
 
     @extend_schema(
         request=serializers.EnterSerializer,

@@ -6,8 +6,9 @@ processes (prefork, one process each) on the configured broker and database (mea
 and PostgreSQL: REDIS_URL, DATABASE_URL). For each it prints the wall time from the start to
 the end, games per second, the database's growth per game (and the games table's own size per
 game), and, once it is over, the 50th and 95th percentile of the standings endpoint, the
-bracket endpoint and the tournament's page (Django's test client: the whole web stack but the
-socket; a first request untimed; target 100 ms).
+bracket endpoint (its first page: 500 matches) and the tournament's page (its first pages of
+standings, entrants and matches; Django's test client: the whole web stack but the socket; a
+first request untimed; target 100 ms).
 
 It prints numbers; it passes or fails nothing. `--swiss-rounds` shortens the Swiss (the
 format's default for 1,024 entrants is 10 rounds, 5,120 matches).

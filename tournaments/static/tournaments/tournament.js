@@ -1,5 +1,6 @@
 /* A tournament's page: while it runs, poll the API every few seconds and redraw the progress,
-   the standings and the bracket. */
+   the standings and the bracket: the slices of them the page shows (its pagers: 50 standings
+   rows, 64 matches), never the whole of a 1,024-entrant Swiss. */
 (function () {
   "use strict";
   const gettext = window.gettext || ((s) => s);
@@ -13,11 +14,16 @@
     return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
   }
 
-  function drawStandings(table, standings) {
+  // The rows of `list` the page shows: its slice {offset, limit}, or all of them.
+  function sliceOf(list, shown) {
+    return shown ? list.slice(shown.offset, shown.offset + shown.limit) : list;
+  }
+
+  function drawStandings(table, standings, shown) {
     const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "Entrant"),
       (standings.metric_labels || standings.metrics).map((label) => el("th", {}, label)),
       el("th", {}, "Rating"));
-    const rows = standings.rows.map((row) => el("tr", {},
+    const rows = sliceOf(standings.rows, shown).map((row) => el("tr", {},
       el("td", {}, row.rank), el("td", {}, row.entrant.name),
       standings.metrics.map((m) => el("td", {}, number(row.values[m]))),
       el("td", {}, row.rating || "-")));
@@ -52,8 +58,15 @@
   function drawRoundLinks(rounds, shown) {
     const nav = document.getElementById("rounds-nav");
     if (!nav) return;
+    // A round's link keeps the other pagers (standings, entrants); its matches from the first.
+    const link = (n) => {
+      const query = new URLSearchParams(window.location.search);
+      query.set("round", n);
+      query.delete("matches_page");
+      return "?" + query.toString();
+    };
     nav.replaceChildren(gettext("Round") + ": ", ...rounds.map((n) => [
-      n === shown ? el("strong", {}, n) : el("a", { href: "?round=" + n }, n), " "]).flat());
+      n === shown ? el("strong", {}, n) : el("a", { href: link(n) }, n), " "]).flat());
   }
 
   // "live" only while a worker is there to play the matches; else say so (workers: null when
@@ -71,15 +84,24 @@
     if (!options.live) return;
     const base = "/api/tournaments/" + options.id + "/";
     let round = options.round;
+    // The page's matches: the API's page at the same place (the bracket's order is the page's).
+    const bracketUrl = () => {
+      const query = new URLSearchParams();
+      if (round) query.set("round", round);
+      if (options.matches) {
+        query.set("limit", options.matches.limit);
+        query.set("offset", options.matches.offset);
+      }
+      return base + "bracket/?" + query.toString();
+    };
     async function tick() {
       try {
-        const query = round ? "?round=" + round : "";
         let [standings, bracket] = await Promise.all([
-          fetchJSON(base + "standings/"), fetchJSON(base + "bracket/" + query)]);
+          fetchJSON(base + "standings/"), fetchJSON(bracketUrl())]);
         const latest = bracket.rounds.length ? bracket.rounds[bracket.rounds.length - 1] : null;
         if (round && options.followLatest && latest && latest !== round) {
           round = latest;  // a new round was paired: follow it
-          bracket = await fetchJSON(base + "bracket/?round=" + round);
+          bracket = await fetchJSON(bracketUrl());
         }
         if (bracket.kind === "rounds") drawRoundLinks(bracket.rounds, round);
         const p = standings.progress;
@@ -92,7 +114,7 @@
         status.textContent = standings.status;
         status.className = "status status-" + standings.status;
         showWorkers(standings.workers);
-        drawStandings(document.getElementById("standings"), standings);
+        drawStandings(document.getElementById("standings"), standings, options.standings);
         drawBracket(document.getElementById("bracket"), bracket, options.matchUrl);
         if (standings.status !== "running" && standings.status !== "paused") {
           const live = document.getElementById("live");
