@@ -26,6 +26,7 @@ from formats import Format, MatchResult, Pairing
 from players.models import Rating
 from players.ratings import default_ordinal
 from stack.bulk import insert_rows, update_rows
+from stack.database import commit_without_waiting
 from tournaments.batching import batches_of
 from tournaments.checks import check_entrant_count, check_entry_budgets, check_tournament
 from tournaments.models import Entrant, Match, Round, Tournament
@@ -185,6 +186,7 @@ class _Step:
     byes: int = 0
     finished: bool = False
     batches: list[list[int]] = field(default_factory=list)
+    after_others: bool = True  # the tournament had matches before these
 
 
 def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
@@ -199,6 +201,7 @@ def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
         # match. Safe: each worker commits its own result before looking, so the last one to
         # finish sees every other result and goes on to take the lock.
         return _Step()
+    own_transaction = not transaction.get_connection().in_atomic_block
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
@@ -215,6 +218,12 @@ def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
         pairings = pair(
             seeded_entrant_ids(tournament), results_of(tournament), format_options(tournament)
         )
+        # What this transaction writes, a database crash may undo without harm: the
+        # tournament is then as it was before, and the sweep advances it again (a message sent
+        # for a match whose row was lost finds no match). Records, which these follow in the
+        # write-ahead log, keep their durable commits. (A caller's transaction may hold more.)
+        if own_transaction:
+            commit_without_waiting()
         if pairings is None:
             if unfinished.exists():
                 return _Step()
@@ -225,7 +234,8 @@ def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
             log.info("tournament %s finished", tournament.pk)
             return _Step(finished=True)
         step = _create_matches(tournament, pairings, queue=queue)
-        _close_rounds(tournament)
+        if step.byes or step.after_others:  # else no round can have ended
+            _close_rounds(tournament)
         return step
 
 
@@ -267,6 +277,7 @@ def _create_matches(tournament: Tournament, pairings: list[Pairing], *, queue: b
         created=len(new),
         byes=byes,
         batches=[[ids[position] for position in batch] for batch in batches],
+        after_others=bool(existing),
     )
 
 
