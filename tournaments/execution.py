@@ -161,10 +161,15 @@ def claim_is_stale(worker: str, lease_until: datetime | None, now: datetime, me:
     return pid == my_pid or not pid_alive(int(pid))
 
 
-def with_tournaments(matches) -> list[Match]:
-    """These matches, each with its tournament read once for all (a batch's matches are of one
-    tournament: joining it to every row built a tournament instance a match)."""
-    matches = list(matches)
+def locked_with_tournaments(match_ids: list[int]) -> list[Match]:
+    """These matches locked (in id order, as every claimer and recorder locks them), each with
+    its tournament: for one match joined in the same statement (a table's record counts its
+    queries), for several read once for all (a batch's matches are of one tournament, and
+    joining it to every row built a tournament instance a match)."""
+    locked = Match.objects.filter(pk__in=match_ids).order_by("pk")
+    if len(set(match_ids)) <= 1:
+        return list(locked.select_for_update(of=("self",)).select_related("tournament"))
+    matches = list(locked.select_for_update())
     tournaments = Tournament.objects.in_bulk({m.tournament_id for m in matches})
     for match in matches:
         match.tournament = tournaments[match.tournament_id]
@@ -187,9 +192,7 @@ def claim_matches(match_ids: list[int], worker: str) -> tuple[dict[int, Outcome]
     claimed: list[tuple[Match, Entrant, Entrant]] = []
     with transaction.atomic():
         commit_without_waiting()  # a claim a crash undoes is claimed again; nothing is lost
-        matches = with_tournaments(
-            Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk")
-        )
+        matches = locked_with_tournaments(match_ids)
         for match_id in set(match_ids) - {m.pk for m in matches}:
             outcomes[match_id] = Outcome("missing")
         sides = [m.entrant_a_id for m in matches] + [m.entrant_b_id for m in matches]
@@ -478,14 +481,7 @@ def record_matches(items: list[ToRecord]) -> list[bool]:
         return []
     rows = {item.match_id: game_rows(item.match_id, item.played.games) for item in items}
     with transaction.atomic():
-        matches = {
-            m.pk: m
-            for m in with_tournaments(
-                Match.objects.select_for_update()
-                .filter(pk__in=[item.match_id for item in items])
-                .order_by("pk")
-            )
-        }
+        matches = {m.pk: m for m in locked_with_tournaments([item.match_id for item in items])}
         recorded: list[bool] = []
         valid: list[tuple[ToRecord, Match]] = []
         for item in items:
