@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
-from kombu.exceptions import ChannelError
+from kombu.exceptions import ChannelError, OperationalError
 
 from stack.bulk import update_rows
 from tournaments.batching import BATCH_FIELDS, batches_of
@@ -99,9 +99,23 @@ def publish_pending(tournament_id: int) -> int:
     return len(ids)
 
 
+def send_queued(batches: list[list[int]]) -> None:
+    """Send the messages of matches already committed as queued (`advance(queue=True)`). A
+    broker that cannot be reached loses nothing: the sweep sends again the queued matches whose
+    messages are not in the queue (`resend_lost`), so this logs and returns."""
+    try:
+        send(batches)
+    except (OperationalError, OSError) as exc:
+        log.warning(
+            "%d queued matches not sent (%s): the sweep sends them once the broker is back",
+            sum(map(len, batches)),
+            exc,
+        )
+
+
 def continue_tournament(tournament_id: int) -> None:
     """After a match is recorded: schedule what became ready, and queue it."""
-    send(advance(tournament_id, queue=can_queue_at_creation()).batches)
+    send_queued(advance(tournament_id, queue=can_queue_at_creation()).batches)
     publish_pending(tournament_id)  # what was put back to pending, or created in a transaction
 
 

@@ -26,7 +26,7 @@ def start(tournament: Tournament, *, publish: bool = True) -> None:
     except ValueError as exc:
         raise LifecycleError(str(exc)) from None
     if publish:
-        dispatch.send(started.batches)
+        dispatch.send_queued(started.batches)
         dispatch.publish_pending(tournament.pk)  # those created in the caller's transaction, if any
 
 

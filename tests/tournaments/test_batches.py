@@ -262,3 +262,27 @@ def test_matches_created_inside_a_callers_transaction_are_queued_after_it(
         Match.objects.filter(tournament=tournament, status="queued").values_list("id", flat=True)
     )
     assert len(sent) == 6
+
+
+def test_a_tournament_started_while_the_broker_is_down_starts_and_the_sweep_sends_its_matches(
+    make_tournament, monkeypatch, settings
+):
+    """The matches are committed queued before their messages go: a broker that cannot be
+    reached then fails nothing (no error for the organiser), and the sweep sends them."""
+    from kombu.exceptions import OperationalError
+
+    def broker_down(batches):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(dispatch, "send", broker_down)
+    tournament = make_tournament(4, format="round-robin", seed=9, games_per_match=1)
+    lifecycle.start(tournament)
+    tournament.refresh_from_db()
+    queued = Match.objects.filter(tournament=tournament, status="queued")
+    assert tournament.status == "running" and queued.count() == 6
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda batches: [sent.extend(b) for b in batches])
+    monkeypatch.setattr(dispatch, "messages_waiting", lambda: 0)  # the queue lost them
+    settings.TRUCO_QUEUED_RESEND_SECONDS = 0
+    dispatch.resend_lost()
+    assert sorted(sent) == sorted(queued.values_list("id", flat=True))
