@@ -134,6 +134,9 @@ class LiveTable:
         self._presence: tuple[float, dict[int, Any]] | None = None
         self._memo: dict[str, Any] = {}
         self.stood_in: set[int] = set()
+        # The match's last game ended and the match is still to record (a table host records
+        # it after its reply: `record_later`), or was left so by a host that died meanwhile.
+        self.to_record = False
         self._open_game(pool)
 
     # --- building ---------------------------------------------------------------------------
@@ -177,6 +180,7 @@ class LiveTable:
         )
         planned = self.plan.next_game(self.finished)
         self.seats = seating(match, self.tournament.players, planned.a_team if planned else 0)
+        self.to_record = planned is None
         if live.waiting == LiveMatch.Waiting.NEXT or planned is None:
             return  # not dealt yet: a player's table waits for its master to deal
         self.game = self.session.next_game(
@@ -353,6 +357,13 @@ class LiveTable:
         self.game = None
         self.stood_in.clear()
         planned = self.plan.next_game(self.finished)
+        if planned is None and self.record_later:
+            # The decision's transaction ends here: the match is recorded (games, result,
+            # ratings) by the host after its reply (`record`), from this row if it dies first.
+            self.to_record = True
+            live.waiting = LiveMatch.Waiting.BOTS
+            live.to_act = None
+            return
         if planned is None:
             self.finish_match()
             return
@@ -361,6 +372,17 @@ class LiveTable:
             live.waiting = LiveMatch.Waiting.NEXT  # the master may change options, then deals
             return
         self.game = self.session.next_game()
+
+    # A table host's tables: the match's record is not part of the decision that ends it.
+    record_later = False
+
+    def record(self) -> None:
+        """The match whose last game ended recorded (`finish_match`): by a table host after
+        its reply, by whoever builds the table again if that host died first. The caller holds
+        the live match's lock, and saves."""
+        if self.to_record and self.match.status == Match.Status.RUNNING:
+            self.finish_match()
+        self.to_record = False
 
     def deal(self) -> None:
         """The next game of a player's table starts (its master dealt it)."""

@@ -346,15 +346,19 @@ def advance(match_id: int) -> None:
         except TableError:
             return
         try:
-            if table.game is None:
+            if table.game is None and not table.to_record:
                 return
-            status = table.think(until=time.monotonic() + ADVANCE_SLICE_SECONDS)
+            status = None
+            if table.game is not None:
+                status = table.think(until=time.monotonic() + ADVANCE_SLICE_SECONDS)
             with transaction.atomic():
                 row = LiveMatch.objects.select_for_update().filter(match_id=match_id).first()
                 if row is None or row.version != table.version:
                     return  # the table moved meanwhile: whoever moved it advances it
                 if status == OVER:
                     table.end_game()
+                elif status is None:  # left to record by a table host that died meanwhile
+                    table.record()
                 table.save()
         finally:
             table.close_bots()
