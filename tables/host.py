@@ -519,6 +519,11 @@ class TableHost:
         # they play is pushed too; a person's turn gets its timer.
         self.then_play_on(held, pushed=True)
         answer = {"ok": True, "version": held.table.version if held.table else None}
+        if message.get("viewer") and held.table is not None:
+            # A REST request's person: their state, so that the request reads nothing again.
+            answer["state"] = await self.run(
+                self.render, held, message["viewer"], message["language"], meter=meter
+            )
         if meter is not None:
             answer["meter"] = meter.to_json()
         return answer

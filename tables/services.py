@@ -26,6 +26,7 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -71,6 +72,8 @@ MAX_ADDRESSES = 8
 # Robots waiting this long with nobody advancing them were lost (a host gone between two
 # advances): the sweep advances them (inline) or gives the table to a host.
 BOT_STALL_SECONDS = 5.0
+# How long a process remembers the address it last wrote of a player at a table (`touch`).
+TOUCH_MEMORY_SECONDS = 300
 
 
 def hosted() -> bool:
@@ -267,8 +270,16 @@ def advance_soon(match_id: int) -> None:
 
 
 def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
-    """The player is here (from `ip`, kept for the shared-IP rule of ranking points)."""
+    """The player is here (from `ip`, kept for the shared-IP rule of ranking points). A player
+    who polls from the address this process wrote last is one UPDATE; else the row is read,
+    made or completed (two statements)."""
     now = timezone.now()
+    key = f"presence:{match_id}:{player_id}"
+    if cache.get(key, False) == (ip or "") and Presence.objects.filter(
+        live_id=match_id, player_id=player_id
+    ).update(last_seen=now):
+        return
+    cache.set(key, ip or "", TOUCH_MEMORY_SECONDS)
     presence, created = Presence.objects.get_or_create(
         live_id=match_id,
         player_id=player_id,
@@ -287,18 +298,54 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
 # --- a person's action ------------------------------------------------------------------
 
 
-def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=None) -> None:
+def seated_player(match: Match, user) -> Player | None:
+    """The user's player among the match's members (read with it: no query), else None."""
+    if not user or not user.is_authenticated:
+        return None
+    for entrant in (match.entrant_a, match.entrant_b):
+        if entrant is not None and entrant.bot_id is None:
+            for member in entrant.members.all():
+                if member.user_id == user.pk:
+                    return member
+    return None
+
+
+def refuse_stranger(match: Match, user) -> None:
+    """The refusal of someone who does not play in the match (a stranger learns no more than
+    that the seat is not theirs)."""
+    if player_of(user) is None:
+        raise PlayError("you do not play in this match", 403)
+    raise PlayError(not_seated(settings_of(match.tournament)), 403)
+
+
+def act(
+    match_id: int,
+    user,
+    action,
+    seat=None,
+    ip: str | None = None,
+    *,
+    turn=None,
+    viewer_language: str | None = None,
+) -> LiveTable | dict | None:
     """A person's decision for the decision numbered `turn` (the state's `turn`): only a seat
     of theirs, only when it is to act, only one of that seat's legal actions; an action for a
-    decision already taken is refused (409) and changes nothing."""
-    player = player_of(user)
-    if player is None:
+    decision already taken is refused (409) and changes nothing.
+
+    Returns what shows the table after it: with hosts, the host's answer (the person's state
+    in it when `viewer_language` is given); inline, the table as this request left it when
+    nothing played on after it, else None (read it again)."""
+    if not user or not user.is_authenticated:
         raise PlayError("you do not play in this match", 403)
-    match = load_match(match_id)  # a stranger learns no more than that the seat is not theirs
-    if player.pk not in human_ids(match):
-        raise PlayError(not_seated(settings_of(match.tournament)), 403)
     if hosted():
-        routing.ask(
+        match = load_match(match_id)
+        player = seated_player(match, user)
+        if player is None:
+            refuse_stranger(match, user)
+        extra = {}
+        if viewer_language is not None:
+            extra = {"viewer": f"p{player.pk}", "language": viewer_language}
+        return routing.ask(
             match_id,
             "act",
             player=player.pk,
@@ -306,13 +353,20 @@ def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=N
             seat=seat,
             turn=turn,
             ip=ip,
+            **extra,
         )
-        return
     with transaction.atomic():
-        table = LiveTable.load(match_id, lock=True)
+        match = load_match(match_id, lock=True)
+        player = seated_player(match, user)
+        if player is None:
+            refuse_stranger(match, user)
+        live = LiveMatch.objects.select_for_update().filter(match=match).first()
+        if live is None:
+            raise PlayError("the match has not started: open it first", 409)
+        table = LiveTable(match, live)
+        # The person acting is here: at a table of one person, nobody's presence is read.
+        table.seen({player.pk}, {player.pk: timezone.now()})
         try:
-            if player.pk not in human_ids(table.match):
-                raise PlayError(not_seated(table.settings), 403)
             table.act(player.pk, action, seat, turn)
             touch(match_id, player.pk, ip)
             replies_here = table.bots_reply_at_once()
@@ -323,8 +377,12 @@ def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=N
             table.close_bots()
     if table.recorded:
         dispatch.continue_tournament(table.tournament.pk)
-    elif not replies_here:
+        return None
+    if not replies_here:
         advance(match_id)
+        return None
+    table.viewer = player
+    return table
 
 
 # --- the robots -------------------------------------------------------------------------

@@ -28,11 +28,19 @@ class CannotWatch(Exception):
     pass
 
 
-def table_state(match: Match, user) -> dict[str, Any]:
-    """The state of `match` for `user`, read from the database (no lock, nothing written).
-    Raises CannotWatch for a table closed to spectators."""
-    player = player_of(user)
-    live = LiveMatch.objects.filter(match=match).first()
+NOT_READ = object()
+
+
+def table_state(
+    match: Match, user, *, player: Any = NOT_READ, live: Any = NOT_READ
+) -> dict[str, Any]:
+    """The state of `match` for `user` (their `player` and the match's `live` row, if the
+    caller read them), read from the database (no lock, nothing written). Raises CannotWatch
+    for a table closed to spectators."""
+    if player is NOT_READ:
+        player = player_of(user)
+    if live is NOT_READ:
+        live = LiveMatch.objects.filter(match=match).first()
     if live is not None and live.waiting == LiveMatch.Waiting.DONE and match.status == "running":
         # The match was read before the commit that ended it, its live row after: read again.
         match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])

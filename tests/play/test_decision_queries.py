@@ -176,13 +176,26 @@ def test_a_decision_at_a_table_host_costs_at_most_six_queries_in_every_worst_cas
     assert_recorded_once_and_rated_once(match, user)
 
 
-@pytest.mark.xfail(strict=True, reason="the REST requests still cost 12-49 queries: next")
-def test_a_rest_decision_and_a_state_cost_at_most_six_queries_in_every_worst_case():
+def test_the_state_of_a_table_over_rest_costs_at_most_six_queries_in_every_worst_case():
+    user, match = quick_table()
+    seen = play_over_rest(user, match)
+    print(report("rest", seen))
+    worst = max(len(q) for q in seen["state"])
+    assert worst <= MAX_QUERIES, f"rest state: {worst} queries\n" + report("rest", seen)
+    assert_recorded_once_and_rated_once(match, user)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="inline (no table host: the tests, a site without one), a REST act pays a game in "
+    "its own transaction (8 queries at a game's end) and records the match (about 30): with "
+    "hosts (the site), the request costs 3 and the host's decision at most 5",
+)
+def test_an_inline_rest_decision_costs_at_most_six_queries_in_every_worst_case():
     user, match = quick_table()
     seen = play_over_rest(user, match)
     print(report("rest", seen))
     assert set(CASES) <= set(seen), seen.keys()
-    for case in (*CASES, "state"):
+    for case in CASES:
         worst = max(len(q) for q in seen[case])
         assert worst <= MAX_QUERIES, f"rest, {case}: {worst} queries\n" + report("rest", seen)
-    assert_recorded_once_and_rated_once(match, user)
