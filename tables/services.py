@@ -20,6 +20,7 @@ person's action, a timer and the robots never interleave, and a late one changes
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -27,7 +28,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -274,6 +275,9 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
     who polls from the address this process wrote last is one UPDATE; else the row is read,
     made or completed (two statements)."""
     now = timezone.now()
+    if connection.vendor == "postgresql":
+        touch_upsert(match_id, player_id, ip, now)
+        return
     key = f"presence:{match_id}:{player_id}"
     if cache.get(key, False) == (ip or "") and Presence.objects.filter(
         live_id=match_id, player_id=player_id
@@ -293,6 +297,27 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
         presence.ips = [*presence.ips, ip][-MAX_ADDRESSES:]
         fields.append("ips")
     presence.save(update_fields=fields)
+
+
+def touch_upsert(match_id: int, player_id: int, ip: str | None, now) -> None:
+    """`touch` in one statement (PostgreSQL): the row made, or its time set and the address
+    added to its last MAX_ADDRESSES unless it is there already."""
+    meta = Presence._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    live, player, seen, ips = (
+        quote(meta.get_field(name).column) for name in ("live", "player", "last_seen", "ips")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({live}, {player}, {seen}, {ips}) VALUES (%s, %s, %s, %s::jsonb) "
+            f"ON CONFLICT ({live}, {player}) DO UPDATE SET {seen} = EXCLUDED.{seen}, "
+            f"{ips} = CASE WHEN {table}.{ips} @> EXCLUDED.{ips} THEN {table}.{ips} ELSE ("
+            f"SELECT jsonb_agg(kept.value ORDER BY kept.n) FROM ("
+            f"SELECT value, n FROM jsonb_array_elements({table}.{ips} || EXCLUDED.{ips}) "
+            f"WITH ORDINALITY AS e(value, n) ORDER BY n DESC LIMIT %s) AS kept) END",
+            [match_id, player_id, now, json.dumps([ip] if ip else []), MAX_ADDRESSES],
+        )
 
 
 # --- a person's action ------------------------------------------------------------------

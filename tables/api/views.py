@@ -215,7 +215,8 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             with one_wait_per_player(player.pk):
                 wait_for_bots(match.pk, seconds)
         live = LiveMatch.objects.filter(match=match).first()
-        if is_player and live is not None:
+        if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
+            # (A match over needs no presence: nobody is played for, no game is paid.)
             services.touch(match.pk, player.pk, client_ip(request))
         # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
         # timer's task and the periodic sweep of tables, services.sweep).
