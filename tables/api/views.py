@@ -220,7 +220,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             services.touch(match.pk, player.pk, client_ip(request))
         # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
         # timer's task and the periodic sweep of tables, services.sweep).
-        return Response(state_of(match, request, player=player, live=live))
+        return Response(state_of(match, request, player=player, live=live, here=is_player))
 
     @extend_schema(
         request=None,
