@@ -21,9 +21,9 @@ from rest_framework.test import APIClient
 
 from players.models import Rating, RatingPoint
 from tables.host import Held, TableHost
-from tables.models import Presence
+from tables.models import LiveMatch, Presence
 from tables.quick import quick_match
-from tables.services import MAX_ADDRESSES, open_match, touch
+from tables.services import MAX_ADDRESSES, advance, open_match, touch
 from tables.signals import writing_as_host
 from tests.factories import UserFactory
 from tournaments.models import Game, Match, Tournament
@@ -65,7 +65,7 @@ def hand_no(table) -> int:
     return table.game.state.hand_no if table.game is not None else -1
 
 
-def play_at_host(user, match: Match) -> dict[str, list[list[str]]]:
+def play_at_host(user, match: Match, *, dies: bool = False) -> dict[str, list[list[str]]]:
     """A whole match played through a table host's decision path; each decision's queries, by
     what it ended. Then what the host does after the reply (the tournament advanced)."""
     player = user.player
@@ -104,8 +104,10 @@ def play_at_host(user, match: Match) -> dict[str, list[list[str]]]:
                 seen.setdefault(case_of(before, after, first), []).append(queries(captured))
                 first = False
         # After the reply to the decision that ended the match, the host's own loop records
-        # the match and advances its tournament (TableHost.play_on, in the host's threads).
-        asyncio.run(host.play_on(held, pushed=True))
+        # the match and advances its tournament (TableHost.play_on, in the host's threads),
+        # unless it `dies` first.
+        if not dies:
+            asyncio.run(host.play_on(held, pushed=True))
     finally:
         if match.pk in host.held and host.held[match.pk].table is not None:
             host.held[match.pk].table.close_bots()
@@ -223,3 +225,31 @@ def test_touch_in_one_statement_keeps_the_last_addresses_once_each():
     touch(match.pk, player.pk, None)
     presence.refresh_from_db()
     assert presence.last_seen > before and len(presence.ips) == MAX_ADDRESSES
+
+
+def test_a_match_whose_host_died_before_recording_it_is_recorded_once_by_the_next_one():
+    user, match = quick_table()
+    play_at_host(user, match, dies=True)  # the last decision written, the match not recorded
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING and not Game.objects.filter(match=match).exists()
+    LiveMatch.objects.filter(match=match).update(host="", host_lease_until=None)  # lease over
+    assert match.pk in TableHost("next-host").orphans()  # the sweep gives it to a host
+    heir = TableHost("next-host", threads=1)
+    try:
+        assert heir.take_lease(match.pk)
+        held = heir.held[match.pk] = Held(match.pk)
+        assert heir.rebuild(held) and held.table.to_record
+        asyncio.run(heir.play_on(held))
+        asyncio.run(heir.play_on(held))  # again: nothing more
+    finally:
+        heir.pool.submit(lambda: connection.close()).result()
+        heir.pool.shutdown(wait=True)
+    assert_recorded_once_and_rated_once(match, user)
+
+
+def test_inline_a_match_left_to_record_is_recorded_once_by_the_sweep():
+    user, match = quick_table()
+    play_at_host(user, match, dies=True)
+    advance(match.pk)  # inline: the sweep's catch-up of a table whose robots stalled
+    advance(match.pk)
+    assert_recorded_once_and_rated_once(match, user)
