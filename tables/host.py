@@ -358,6 +358,7 @@ class TableHost:
             held.table = LiveTable(match, live)
         else:
             held.table.refresh(match, live)
+        held.table.record_later = True  # after the reply: `record_match`
         held.table.seen(held.connected, held.last_seen)
         return True
 
@@ -401,10 +402,27 @@ class TableHost:
             await self.push(held)
             if status not in (OVER, PAUSED) and game.waiting_for_person:
                 break
+        if held.table is not None and held.table.to_record and await self.run(self.record, held):
+            await self.push(held)  # the match's result
         self.set_timer(held)
         if held.table is not None and held.table.recorded:
             await self.run(dispatch.continue_tournament, held.table.tournament.pk)
             held.table.recorded = False
+
+    def record(self, held: Held) -> bool:
+        """The match whose last game a decision (or a robot) ended, recorded after the reply
+        (record_match: games, result, ratings, once), under the live match's lock."""
+        with transaction.atomic():
+            host, version = self.lock_row(held)
+            if host != self.name:
+                return False
+            if version != held.table.version:
+                self.rebuild(held)
+            if not held.table.to_record:
+                return False
+            held.table.record()
+            held.table.save()
+        return True
 
     def keep_thinking(self, held: Held, version: int, status: str) -> bool:
         with transaction.atomic():
@@ -501,6 +519,11 @@ class TableHost:
         # they play is pushed too; a person's turn gets its timer.
         self.then_play_on(held, pushed=True)
         answer = {"ok": True, "version": held.table.version if held.table else None}
+        if message.get("viewer") and held.table is not None:
+            # A REST request's person: their state, so that the request reads nothing again.
+            answer["state"] = await self.run(
+                self.render, held, message["viewer"], message["language"], meter=meter
+            )
         if meter is not None:
             answer["meter"] = meter.to_json()
         return answer

@@ -27,13 +27,14 @@ from engine.match import MatchResult as EngineMatchResult
 from engine.runner import IN_PROCESS
 from engine.seats import SeatPool
 from engine.session import OVER, PAUSED, WAITING, GameSession, NotYourTurn  # noqa: F401
+from players.models import Player
 from submitted_bots.budgets import decision_budget
 from submitted_bots.playing import spec_for
 from tables.models import LiveMatch, Presence, settings_of
 from tables.seating import game_from_json, game_to_json
 from tables.settlement import settle_game
 from tournaments import execution
-from tournaments.models import Match
+from tournaments.models import Entrant, Match
 from tournaments.scheduling import match_plan, needs_winner, rated_player_ids
 from tournaments.seating import Seat, robot, seating
 
@@ -51,18 +52,51 @@ class TableError(Exception):
         self.status = status
 
 
+MATCH_RELATED = (
+    "tournament",
+    "tournament__table_settings",
+    "tournament__table_settings__master",
+    "entrant_a__bot",
+    "entrant_b__bot",
+)
+
+
 def load_match(match_id: int, *, lock: bool = False) -> Match:
-    """The match with what a table reads of it (tournament, table settings, entrants, bots,
-    members) in two queries; its row locked for the caller's transaction with `lock`."""
-    rows = Match.objects.select_related(
-        "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot"
-    ).prefetch_related("entrant_a__members", "entrant_b__members")
+    """The match with what a table reads of it (tournament, table settings and master,
+    entrants, bots, members) in two queries; its row locked for the caller's transaction with
+    `lock`."""
+    rows = Match.objects.select_related(*MATCH_RELATED)
     if lock:
         rows = rows.select_for_update(of=("self",))
     try:
-        return rows.get(pk=match_id)
+        match = rows.get(pk=match_id)
     except Match.DoesNotExist:
         raise TableError("no such match", 404) from None
+    prefetch_members([match.entrant_a, match.entrant_b])
+    return match
+
+
+def prefetch_members(entrants: Iterable[Entrant | None]) -> None:
+    """The members of these entrants (`entrant.members.all()`, in Player order) in one query:
+    `prefetch_related` took one an entrant."""
+    entrants = [e for e in entrants if e is not None]
+    if not entrants:
+        return
+    through = Entrant.members.through
+    rows = (
+        through.objects.filter(entrant_id__in={e.pk for e in entrants})
+        .select_related("player")
+        .order_by(*(f"player__{name}" for name in Player._meta.ordering), "player_id")
+    )
+    members: dict[int, list[Player]] = {e.pk: [] for e in entrants}
+    for row in rows:
+        members[row.entrant_id].append(row.player)
+    for entrant in entrants:
+        found = entrant.members.all()
+        found._result_cache = members[entrant.pk]
+        found._prefetch_done = True
+        cache = entrant.__dict__.setdefault("_prefetched_objects_cache", {})
+        cache["members"] = found
 
 
 def human_ids(match: Match) -> set[int]:
@@ -134,6 +168,9 @@ class LiveTable:
         self._presence: tuple[float, dict[int, Any]] | None = None
         self._memo: dict[str, Any] = {}
         self.stood_in: set[int] = set()
+        # The match's last game ended and the match is still to record (a table host records
+        # it after its reply: `record_later`), or was left so by a host that died meanwhile.
+        self.to_record = False
         self._open_game(pool)
 
     # --- building ---------------------------------------------------------------------------
@@ -177,6 +214,7 @@ class LiveTable:
         )
         planned = self.plan.next_game(self.finished)
         self.seats = seating(match, self.tournament.players, planned.a_team if planned else 0)
+        self.to_record = planned is None
         if live.waiting == LiveMatch.Waiting.NEXT or planned is None:
             return  # not dealt yet: a player's table waits for its master to deal
         self.game = self.session.next_game(
@@ -353,6 +391,13 @@ class LiveTable:
         self.game = None
         self.stood_in.clear()
         planned = self.plan.next_game(self.finished)
+        if planned is None and self.record_later:
+            # The decision's transaction ends here: the match is recorded (games, result,
+            # ratings) by the host after its reply (`record`), from this row if it dies first.
+            self.to_record = True
+            live.waiting = LiveMatch.Waiting.BOTS
+            live.to_act = None
+            return
         if planned is None:
             self.finish_match()
             return
@@ -361,6 +406,17 @@ class LiveTable:
             live.waiting = LiveMatch.Waiting.NEXT  # the master may change options, then deals
             return
         self.game = self.session.next_game()
+
+    # A table host's tables: the match's record is not part of the decision that ends it.
+    record_later = False
+
+    def record(self) -> None:
+        """The match whose last game ended recorded (`finish_match`): by a table host after
+        its reply, by whoever builds the table again if that host died first. The caller holds
+        the live match's lock, and saves."""
+        if self.to_record and self.match.status == Match.Status.RUNNING:
+            self.finish_match()
+        self.to_record = False
 
     def deal(self) -> None:
         """The next game of a player's table starts (its master dealt it)."""

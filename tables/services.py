@@ -20,13 +20,15 @@ person's action, a timer and the robots never interleave, and a late one changes
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -71,6 +73,8 @@ MAX_ADDRESSES = 8
 # Robots waiting this long with nobody advancing them were lost (a host gone between two
 # advances): the sweep advances them (inline) or gives the table to a host.
 BOT_STALL_SECONDS = 5.0
+# How long a process remembers the address it last wrote of a player at a table (`touch`).
+TOUCH_MEMORY_SECONDS = 300
 
 
 def hosted() -> bool:
@@ -267,8 +271,19 @@ def advance_soon(match_id: int) -> None:
 
 
 def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
-    """The player is here (from `ip`, kept for the shared-IP rule of ranking points)."""
+    """The player is here (from `ip`, kept for the shared-IP rule of ranking points). A player
+    who polls from the address this process wrote last is one UPDATE; else the row is read,
+    made or completed (two statements)."""
     now = timezone.now()
+    if connection.vendor == "postgresql":
+        touch_upsert(match_id, player_id, ip, now)
+        return
+    key = f"presence:{match_id}:{player_id}"
+    if cache.get(key, False) == (ip or "") and Presence.objects.filter(
+        live_id=match_id, player_id=player_id
+    ).update(last_seen=now):
+        return
+    cache.set(key, ip or "", TOUCH_MEMORY_SECONDS)
     presence, created = Presence.objects.get_or_create(
         live_id=match_id,
         player_id=player_id,
@@ -284,21 +299,78 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
     presence.save(update_fields=fields)
 
 
+def touch_upsert(match_id: int, player_id: int, ip: str | None, now) -> None:
+    """`touch` in one statement (PostgreSQL): the row made, or its time set and the address
+    added to its last MAX_ADDRESSES unless it is there already."""
+    meta = Presence._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    live, player, seen, ips = (
+        quote(meta.get_field(name).column) for name in ("live", "player", "last_seen", "ips")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({live}, {player}, {seen}, {ips}) VALUES (%s, %s, %s, %s::jsonb) "
+            f"ON CONFLICT ({live}, {player}) DO UPDATE SET {seen} = EXCLUDED.{seen}, "
+            f"{ips} = CASE WHEN {table}.{ips} @> EXCLUDED.{ips} THEN {table}.{ips} ELSE ("
+            f"SELECT jsonb_agg(kept.value ORDER BY kept.n) FROM ("
+            f"SELECT value, n FROM jsonb_array_elements({table}.{ips} || EXCLUDED.{ips}) "
+            f"WITH ORDINALITY AS e(value, n) ORDER BY n DESC LIMIT %s) AS kept) END",
+            [match_id, player_id, now, json.dumps([ip] if ip else []), MAX_ADDRESSES],
+        )
+
+
 # --- a person's action ------------------------------------------------------------------
 
 
-def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=None) -> None:
+def seated_player(match: Match, user) -> Player | None:
+    """The user's player among the match's members (read with it: no query), else None."""
+    if not user or not user.is_authenticated:
+        return None
+    for entrant in (match.entrant_a, match.entrant_b):
+        if entrant is not None and entrant.bot_id is None:
+            for member in entrant.members.all():
+                if member.user_id == user.pk:
+                    return member
+    return None
+
+
+def refuse_stranger(match: Match, user) -> None:
+    """The refusal of someone who does not play in the match (a stranger learns no more than
+    that the seat is not theirs)."""
+    if player_of(user) is None:
+        raise PlayError("you do not play in this match", 403)
+    raise PlayError(not_seated(settings_of(match.tournament)), 403)
+
+
+def act(
+    match_id: int,
+    user,
+    action,
+    seat=None,
+    ip: str | None = None,
+    *,
+    turn=None,
+    viewer_language: str | None = None,
+) -> LiveTable | dict | None:
     """A person's decision for the decision numbered `turn` (the state's `turn`): only a seat
     of theirs, only when it is to act, only one of that seat's legal actions; an action for a
-    decision already taken is refused (409) and changes nothing."""
-    player = player_of(user)
-    if player is None:
+    decision already taken is refused (409) and changes nothing.
+
+    Returns what shows the table after it: with hosts, the host's answer (the person's state
+    in it when `viewer_language` is given); inline, the table as this request left it when
+    nothing played on after it, else None (read it again)."""
+    if not user or not user.is_authenticated:
         raise PlayError("you do not play in this match", 403)
-    match = load_match(match_id)  # a stranger learns no more than that the seat is not theirs
-    if player.pk not in human_ids(match):
-        raise PlayError(not_seated(settings_of(match.tournament)), 403)
     if hosted():
-        routing.ask(
+        match = load_match(match_id)
+        player = seated_player(match, user)
+        if player is None:
+            refuse_stranger(match, user)
+        extra = {}
+        if viewer_language is not None:
+            extra = {"viewer": f"p{player.pk}", "language": viewer_language}
+        return routing.ask(
             match_id,
             "act",
             player=player.pk,
@@ -306,13 +378,20 @@ def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=N
             seat=seat,
             turn=turn,
             ip=ip,
+            **extra,
         )
-        return
     with transaction.atomic():
-        table = LiveTable.load(match_id, lock=True)
+        match = load_match(match_id, lock=True)
+        player = seated_player(match, user)
+        if player is None:
+            refuse_stranger(match, user)
+        live = LiveMatch.objects.select_for_update().filter(match=match).first()
+        if live is None:
+            raise PlayError("the match has not started: open it first", 409)
+        table = LiveTable(match, live)
+        # The person acting is here: at a table of one person, nobody's presence is read.
+        table.seen({player.pk}, {player.pk: timezone.now()})
         try:
-            if player.pk not in human_ids(table.match):
-                raise PlayError(not_seated(table.settings), 403)
             table.act(player.pk, action, seat, turn)
             touch(match_id, player.pk, ip)
             replies_here = table.bots_reply_at_once()
@@ -323,8 +402,12 @@ def act(match_id: int, user, action, seat=None, ip: str | None = None, *, turn=N
             table.close_bots()
     if table.recorded:
         dispatch.continue_tournament(table.tournament.pk)
-    elif not replies_here:
+        return None
+    if not replies_here:
         advance(match_id)
+        return None
+    table.viewer = player
+    return table
 
 
 # --- the robots -------------------------------------------------------------------------
@@ -346,15 +429,19 @@ def advance(match_id: int) -> None:
         except TableError:
             return
         try:
-            if table.game is None:
+            if table.game is None and not table.to_record:
                 return
-            status = table.think(until=time.monotonic() + ADVANCE_SLICE_SECONDS)
+            status = None
+            if table.game is not None:
+                status = table.think(until=time.monotonic() + ADVANCE_SLICE_SECONDS)
             with transaction.atomic():
                 row = LiveMatch.objects.select_for_update().filter(match_id=match_id).first()
                 if row is None or row.version != table.version:
                     return  # the table moved meanwhile: whoever moved it advances it
                 if status == OVER:
                     table.end_game()
+                elif status is None:  # left to record by a table host that died meanwhile
+                    table.record()
                 table.save()
         finally:
             table.close_bots()

@@ -7,6 +7,9 @@ the live match's lock."""
 
 from __future__ import annotations
 
+from django.db import connection
+from django.utils import timezone
+
 from tables import chips, ranking
 from tables.models import Presence, SettledGame, TableSettings
 from tournaments.seating import Seat
@@ -27,28 +30,55 @@ def settle_game(
     humans = {s.player for s in seats if s.is_human}
     if not table.competitive or not humans:
         return None
-    if SettledGame.objects.filter(match_id=match_id, index=index).exists():
-        return None
     winning = {s.seat for s in seats if winner is not None and s.seat % 2 == winner}
-    shared = ranking.shared_address(addresses(match_id, humans))
-    pot = bank_share = 0
+    # One person shares an address with nobody: their addresses need not be read.
+    shared = len(humans) > 1 and ranking.shared_address(addresses(match_id, humans))
+    settled = SettledGame(
+        match_id=match_id,
+        index=index,
+        stake=table.stake,
+        ranked=not shared and winner is not None,
+        not_ranked_because=SHARED_IP if shared else "" if winner is not None else "no winner",
+    )
     if table.stake and not shared:
+        if SettledGame.objects.filter(match_id=match_id, index=index).exists():
+            return None
         balances = {pk: w.chips for pk, w in chips.locked_wallets(humans).items()}
-        moves, pot, bank_share = chips.game_movements(
+        moves, settled.pot, settled.bank_share = chips.game_movements(
             table.stake, {s.seat: s.player for s in seats}, winning, balances
         )
         chips.apply(moves, match_id=match_id, game_index=index)
-    if not shared and winner is not None:
+        settled.save()
+    elif not claimed(settled):
+        return None  # paid already
+    if settled.ranked:
         ranking.award(
             {s.player for s in seats if s.is_human and s.seat in winning},
             {s.player for s in seats if s.is_human and s.seat not in winning},
         )
-    return SettledGame.objects.create(
-        match_id=match_id,
-        index=index,
-        stake=table.stake,
-        pot=pot,
-        bank_share=bank_share,
-        ranked=not shared and winner is not None,
-        not_ranked_because=SHARED_IP if shared else "" if winner is not None else "no winner",
-    )
+    return settled
+
+
+def claimed(settled: SettledGame) -> bool:
+    """Insert the row of a game whose pay is known before paying it (no chips move), unless the
+    game was paid already: one statement where a look, then an insert, were two."""
+    meta = SettledGame._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    settled.settled_at = timezone.now()
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    unique = ", ".join(quote(meta.get_field(name).column) for name in ("match", "index"))
+    values = [f.get_db_prep_save(getattr(settled, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) "
+            f"ON CONFLICT ({unique}) DO NOTHING RETURNING {quote(meta.pk.column)}",
+            values,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    settled.pk = row[0]
+    settled._state.adding = False
+    return True

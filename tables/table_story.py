@@ -118,8 +118,10 @@ def last_game(match: Match, finished: list, players: set[int]) -> dict[str, Any]
         rules = final.rules
     except (RecordError, KeyError, TypeError, ValueError):
         summary, rules = {}, None
-    game_row = Game.objects.filter(match=match, index=played.index).values_list("pk", flat=True)
-    pk = game_row.first()
+    pk = None
+    if match.status == Match.Status.DONE:  # a match's games are written when it is recorded
+        game_row = Game.objects.filter(match=match, index=played.index).values_list("pk", flat=True)
+        pk = game_row.first()
     winner_name = team_label(winner, labels, viewer) if winner is not None else None
     story = None
     if rules is not None:

@@ -28,15 +28,26 @@ class CannotWatch(Exception):
     pass
 
 
-def table_state(match: Match, user) -> dict[str, Any]:
-    """The state of `match` for `user`, read from the database (no lock, nothing written).
-    Raises CannotWatch for a table closed to spectators."""
-    player = player_of(user)
-    live = LiveMatch.objects.filter(match=match).first()
+NOT_READ = object()
+
+
+def table_state(
+    match: Match, user, *, player: Any = NOT_READ, live: Any = NOT_READ, here: bool = False
+) -> dict[str, Any]:
+    """The state of `match` for `user` (their `player` and the match's `live` row, if the
+    caller read them), read from the database (no lock, nothing written); `here`: the player
+    asking is at the table (their request is their presence: a table of one person reads no
+    presence rows). Raises CannotWatch for a table closed to spectators."""
+    if player is NOT_READ:
+        player = player_of(user)
+    if live is NOT_READ:
+        live = LiveMatch.objects.filter(match=match).first()
     if live is not None and live.waiting == LiveMatch.Waiting.DONE and match.status == "running":
         # The match was read before the commit that ended it, its live row after: read again.
         match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
     table = LiveTable(match, live) if live is not None else None
+    if table is not None and here and player is not None:
+        table.seen({player.pk}, {player.pk: timezone.now()})
     try:
         return render(match, table, player, staff=bool(user and user.is_staff))
     finally:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
 from django.http import Http404
+from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -39,10 +40,11 @@ from tables.api.serializers import (
     TableOptionsSerializer,
     TableStateSerializer,
 )
+from tables.live import MATCH_RELATED, LiveTable, prefetch_members
 from tables.models import LiveMatch, settings_of
 from tables.quick import quick_match
 from tables.seating import game_from_json, next_game
-from tables.views_state import CannotWatch, table_state
+from tables.views_state import CannotWatch, render, table_state
 from tournaments import lifecycle
 from tournaments.api.views import ApiMixin
 from tournaments.models import Match
@@ -87,25 +89,22 @@ class PlayRefused(APIException):
 
 
 def get_match(pk) -> Match:
+    """The match with its tournament, table settings, entrants and members (two queries)."""
     try:
-        return (
-            Match.objects.select_related(
-                "tournament", "tournament__table_settings", "entrant_a__bot", "entrant_b__bot"
-            )
-            .prefetch_related("entrant_a__members", "entrant_b__members")
-            .get(pk=pk)
-        )
+        match = Match.objects.select_related(*MATCH_RELATED).get(pk=pk)
     except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("no such match") from None
+    prefetch_members([match.entrant_a, match.entrant_b])
+    return match
 
 
 def state_response(match_id, request, code=status.HTTP_200_OK) -> Response:
     return Response(state_of(get_match(match_id), request), status=code)
 
 
-def state_of(match: Match, request) -> dict:
+def state_of(match: Match, request, **read) -> dict:
     try:
-        return table_state(match, request.user)
+        return table_state(match, request.user, **read)
     except CannotWatch as exc:
         raise PermissionDenied(str(exc)) from None
 
@@ -197,8 +196,10 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     def retrieve(self, request, pk=None):
         match = get_match(pk)
-        player = services.player_of(request.user)
-        is_player = player is not None and player.pk in services.human_ids(match)
+        player = services.seated_player(match, request.user)
+        is_player = player is not None
+        if player is None:
+            player = services.player_of(request.user)  # a spectator's
         wait = request.query_params.get("wait", "")
         if wait:
             seconds = parse_wait(wait)
@@ -213,11 +214,13 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
                 raise Throttled(throttle.wait())
             with one_wait_per_player(player.pk):
                 wait_for_bots(match.pk, seconds)
-        if is_player and LiveMatch.objects.filter(match=match).exists():
+        live = LiveMatch.objects.filter(match=match).first()
+        if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
+            # (A match over needs no presence: nobody is played for, no game is paid.)
             services.touch(match.pk, player.pk, client_ip(request))
         # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
         # timer's task and the periodic sweep of tables, services.sweep).
-        return Response(state_of(match, request))
+        return Response(state_of(match, request, player=player, live=live, here=is_player))
 
     @extend_schema(
         request=None,
@@ -239,19 +242,33 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def act(self, request, pk=None):
-        match = get_match(pk)
         body = ActSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        services.act(
-            int(pk),
+        try:
+            match_id = int(pk)
+        except (TypeError, ValueError, OverflowError):
+            raise Http404("no such match") from None
+        after = services.act(
+            match_id,
             request.user,
             body.validated_data["action"],
             body.validated_data.get("seat"),
             client_ip(request),
             turn=body.validated_data.get("turn"),
+            viewer_language=translation.get_language(),
         )
-        match.refresh_from_db()  # one query: the action (and bots, inline) changed its row
-        return Response(state_of(match, request))
+        # The table as the decision left it, without reading it again: the host's rendering
+        # for this person, or the table this request played (inline).
+        if isinstance(after, dict) and after.get("state") is not None:
+            return Response(after["state"])
+        if isinstance(after, LiveTable):
+            try:
+                return Response(
+                    render(after.match, after, after.viewer, staff=request.user.is_staff)
+                )
+            except CannotWatch as exc:
+                raise PermissionDenied(str(exc)) from None
+        return state_response(match_id, request)
 
     def get_throttles(self):
         if self.action == "chat" and self.request.method == "POST":

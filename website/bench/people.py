@@ -78,13 +78,23 @@ class Http:
             request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:
-                return answer.status, json.loads(answer.read() or b"null"), dict(answer.headers)
+                return (
+                    answer.status,
+                    json.loads(answer.read() or b"null"),
+                    headers_of(answer.headers),
+                )
         except urllib.error.HTTPError as exc:
-            return exc.code, _json_or_text(exc.read()), dict(exc.headers)
+            return exc.code, _json_or_text(exc.read()), headers_of(exc.headers)
 
     async def call(self, method: str, path: str, token: str, body: Any = None):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, self._call, method, path, token, body)
+
+
+def headers_of(headers) -> dict[str, str]:
+    """An answer's headers by their usual names: uvicorn sends them in lower case (x-queries),
+    which a plain dict of them did not find under X-Queries (the REST meters were never read)."""
+    return {"-".join(w.capitalize() for w in k.split("-")): v for k, v in headers.items()}
 
 
 def _json_or_text(raw: bytes) -> Any:
