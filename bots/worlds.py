@@ -184,6 +184,15 @@ class WorldSampler:
             gained = (state.score[0] - observed[0], state.score[1] - observed[1])
             if gained == (0, 0):
                 return self._remember(observed, self._check(state))
+            # The points this deal scores in the hand were scored before the observed score:
+            # the hand most likely started that much lower. One replay, outside the budget of
+            # searches, which deals that fit no start at all (most of them, where the hand's
+            # bets say much about the other hands) would otherwise spend for good.
+            guess = (observed[0] - gained[0], observed[1] - gained[1])
+            if min(guess) >= 0:
+                found = self._replay(deal, guess, rng)
+                if found is not None and found.score == observed:
+                    return self._remember(guess, self._check(found))
         if self.searches >= MAX_START_SEARCHES:
             return None
         # Points may have been scored earlier in this hand (an envido, a flor): they are in the
