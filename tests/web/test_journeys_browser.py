@@ -241,6 +241,20 @@ def test_a_player_on_a_phone_never_scrolls_sideways(browser, live_server, long_n
             assert no_sideways_scroll(page, PHONE["width"]) <= 0, (
                 f"{path} scrolls sideways: {too_wide(page, PHONE['width'])}"
             )
+        # The replay's board is drawn by its script once the frames arrive: every frame fits
+        # too (the seats are named "owner/bot", a word as long as the screen is wide).
+        page.goto(f"{site}/games/{game.pk}/replay/")
+        page.wait_for_selector("#replay[data-step='0'] #board .seat")
+        last = int(page.get_attribute("#scrubber", "max"))
+        for step in range(last + 1):
+            page.eval_on_selector(
+                "#scrubber",
+                "(s, i) => { s.value = i; s.dispatchEvent(new Event('input')); }",
+                step,
+            )
+            assert no_sideways_scroll(page, PHONE["width"]) <= 0, (
+                f"the replay's step {step} scrolls sideways: {too_wide(page, PHONE['width'])}"
+            )
         # The tournaments' list is a card per tournament: every field shown, none cut.
         page.goto(f"{site}/tournaments/")
         card = page.locator("#tournaments tbody tr").first
