@@ -12,6 +12,33 @@ from __future__ import annotations
 from django.db import connection
 from django.utils import timezone
 
+# Values psycopg sends as they are: Django's per-value preparation of these types only checks
+# and converts what is already an int, a str, a bool or None (and costs more than the insert).
+PLAIN_TYPES = frozenset(
+    {
+        "AutoField",
+        "BigAutoField",
+        "BigIntegerField",
+        "BooleanField",
+        "CharField",
+        "ForeignKey",
+        "IntegerField",
+        "PositiveBigIntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "SmallIntegerField",
+        "TextField",
+    }
+)
+
+
+def db_value(field, value):
+    """A value as the database adapter takes it: as it is where its type needs nothing (and
+    None), else prepared by the field (JSON: a Jsonb; dates)."""
+    if value is None or field.get_internal_type() in PLAIN_TYPES:
+        return value
+    return field.get_db_prep_save(value, connection)
+
 
 def update_rows(objs: list, fields: list[str], model=None) -> None:
     """Save these fields of these saved model instances (all of one model), or of any objects
@@ -33,11 +60,9 @@ def update_rows(objs: list, fields: list[str], model=None) -> None:
     # psycopg parses and adapts a statement of thousands of placeholders in Python, which cost
     # more than the statement itself).
     arrays = [f"%s::{column.db_type(connection)}[]" for column in columns]
-    params = [[pk.get_db_prep_save(obj.pk, connection) for obj in objs]]
+    params = [[db_value(pk, obj.pk) for obj in objs]]
     for column in concrete:
-        params.append(
-            [column.get_db_prep_save(getattr(obj, column.attname), connection) for obj in objs]
-        )
+        params.append([db_value(column, getattr(obj, column.attname)) for obj in objs])
     names = ", ".join(quote(column.column) for column in columns)
     assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in concrete)
     table = quote(meta.db_table)
@@ -47,26 +72,6 @@ def update_rows(objs: list, fields: list[str], model=None) -> None:
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-
-
-# Values psycopg sends as they are: Django's per-value preparation of these types only checks
-# and converts what is already an int, a str, a bool or None (and costs more than the insert).
-PLAIN_TYPES = frozenset(
-    {
-        "AutoField",
-        "BigAutoField",
-        "BigIntegerField",
-        "BooleanField",
-        "CharField",
-        "ForeignKey",
-        "IntegerField",
-        "PositiveBigIntegerField",
-        "PositiveIntegerField",
-        "PositiveSmallIntegerField",
-        "SmallIntegerField",
-        "TextField",
-    }
-)
 
 
 def insert_rows(model, rows: list[dict]) -> list[int]:
@@ -91,12 +96,7 @@ def insert_rows(model, rows: list[dict]) -> list[int]:
     for field in fields:
         auto = getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
         default = now if auto else field.get_default()
-        values = [row.get(field.attname, default) for row in rows]
-        if field.get_internal_type() not in PLAIN_TYPES:
-            values = [
-                None if value is None else field.get_db_prep_save(value, connection)
-                for value in values
-            ]
+        values = [db_value(field, row.get(field.attname, default)) for row in rows]
         arrays.append(f"%s::{field.db_type(connection)}[]")
         params.append(values)
     columns = ", ".join(quote(field.column) for field in fields)

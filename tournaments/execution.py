@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from engine.match import MatchGame, MatchSpec, play_match
 from players.ratings import rate_many
-from stack.bulk import PLAIN_TYPES, update_rows
+from stack.bulk import db_value, update_rows
 from stack.database import commit_without_waiting
 from submitted_bots.budgets import decision_budget
 from submitted_bots.models import Bot
@@ -387,19 +387,9 @@ def insert_games(rows: list[Game]) -> None:
     fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     sql = f"COPY {Game._meta.db_table} ({columns}) FROM STDIN"
-    prepared = [f.get_internal_type() not in PLAIN_TYPES for f in fields]  # JSON: Jsonb
     with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
         for row in rows:
-            copy.write_row(
-                [
-                    f.get_db_prep_save(value, connection)
-                    if prepare and value is not None
-                    else value
-                    for f, prepare, value in zip(
-                        fields, prepared, (getattr(row, f.attname) for f in fields), strict=True
-                    )
-                ]
-            )
+            copy.write_row([db_value(f, getattr(row, f.attname)) for f in fields])
 
 
 RESULT_FIELDS = [
