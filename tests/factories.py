@@ -12,6 +12,8 @@ from engine.runner import play_game
 from players.models import Player, Rating
 from submitted_bots.models import Bot
 from tables.models import TableSettings
+from tournaments import lifecycle
+from tournaments.builders import create_tournament
 from tournaments.models import Entrant, Game, Match, Round, Tournament
 
 
@@ -171,3 +173,19 @@ class RatingFactory(factory.django.DjangoModelFactory):
     variant = "paulista"
     mu = 25.0
     sigma = 8.333
+
+
+def started_bots_tournament(name: str, fmt: str, entrants: int, bot_name: str = "{name}-{i}"):
+    """A started tournament (its first round paired, nothing sent to workers) of `entrants`
+    new bots named by `bot_name`, one game a match."""
+    tournament = create_tournament(
+        name=name,
+        variant="paulista",
+        format=fmt,
+        bots=[BotFactory(name=bot_name.format(name=name, i=i)) for i in range(entrants)],
+        games_per_match=1,
+        seed=3,
+        seeding="order",
+    )
+    lifecycle.start(tournament, publish=False)
+    return tournament

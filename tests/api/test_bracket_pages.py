@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import BotFactory, finish
-from tournaments import lifecycle
-from tournaments.builders import create_tournament
+from tests.factories import finish, started_bots_tournament
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 
 
 def started(fmt: str, entrants: int):
-    tournament = create_tournament(
-        name=f"{fmt} of {entrants}",
-        variant="paulista",
-        format=fmt,
-        bots=[BotFactory(name=f"{fmt}-{i}") for i in range(entrants)],
-        games_per_match=1,
-        seed=3,
-        seeding="order",
-    )
-    lifecycle.start(tournament, publish=False)
-    return tournament
+    return started_bots_tournament(f"{fmt} of {entrants}", fmt, entrants, f"{fmt}-{{i}}")
 
 
 def matches_of(body: dict) -> list[dict]:

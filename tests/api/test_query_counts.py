@@ -8,9 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from players.models import Rating
-from tests.factories import BotFactory, GameFactory, finish
-from tournaments import lifecycle, scheduling
-from tournaments.builders import create_tournament
+from tests.factories import GameFactory, finish, started_bots_tournament
+from tournaments import scheduling
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -18,16 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def built(entrants: int, fmt: str, name: str):
     """A started tournament whose first round is played: results, a game each, ratings."""
-    tournament = create_tournament(
-        name=name,
-        variant="paulista",
-        format=fmt,
-        bots=[BotFactory(name=f"{name}-{i}") for i in range(entrants)],
-        games_per_match=1,
-        seed=3,
-        seeding="order",
-    )
-    lifecycle.start(tournament, publish=False)
+    tournament = started_bots_tournament(name, fmt, entrants)
     for match in Match.objects.filter(tournament=tournament, entrant_b__isnull=False):
         finish(match, wins=(1, 0), points=(12, 5))
         GameFactory(match=match, index=0, seed=match.pk)

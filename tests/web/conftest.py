@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser_support import CHROMIUM, browser, chromium_found, page  # noqa: F401 (fixtures)
-from tests.factories import BotFactory, finish
+from tests.factories import finish, started_bots_tournament
 from tests.surface import *  # noqa: F401,F403 (shared fixtures)
 from tournaments import lifecycle, scheduling
 from tournaments.builders import bots_named, create_tournament
@@ -50,16 +50,7 @@ def swiss(db):
     won each match) and whose second is paired: a page shows round 2."""
 
     def make(entrants: int, name: str = "Big Swiss"):
-        tournament = create_tournament(
-            name=name,
-            variant="paulista",
-            format="swiss",
-            bots=[BotFactory(name=f"{name} bot {i:03}") for i in range(entrants)],
-            games_per_match=1,
-            seed=3,
-            seeding="order",
-        )
-        lifecycle.start(tournament, publish=False)
+        tournament = started_bots_tournament(name, "swiss", entrants, "{name} bot {i:03}")
         for match in Match.objects.filter(tournament=tournament, entrant_b__isnull=False):
             finish(match, wins=(1, 0), points=(12, 5))
         scheduling.advance(tournament.pk)
