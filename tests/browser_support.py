@@ -24,11 +24,21 @@ def chromium_found() -> bool:
     return bool(os.path.exists(CHROMIUM) or shutil.which(CHROMIUM))
 
 
-@pytest.fixture(scope="module")
-def browser():
+def browser_or_skip():
+    """Playwright's sync API for a module of browser tests, or the whole module skipped saying
+    what is missing (called at the module's top: `sync_api = browser_or_skip()`)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
     if not chromium_found():
-        pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
+        pytest.skip(
+            f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)",
+            allow_module_level=True,
+        )
+    return sync_api
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = browser_or_skip()
     # Playwright's sync API runs an event loop: Django must allow its ORM calls around it.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

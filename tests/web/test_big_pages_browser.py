@@ -7,14 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import CHROMIUM, chromium_found
+from tests.browser_support import browser_or_skip
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-if not chromium_found():
-    pytest.skip(
-        f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)",
-        allow_module_level=True,
-    )
+sync_api = browser_or_skip()
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

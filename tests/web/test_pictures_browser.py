@@ -10,16 +10,14 @@ from rest_framework.test import APIClient
 
 from engine.records import replay
 from players.models import Rating
-from tests.browser_support import CHROMIUM, chromium_found
+from tests.browser_support import browser_or_skip
 from tests.factories import BotFactory, UserFactory
 from tournaments import execution, ladder_scheduler
 from tournaments.builders import bots_named, create_tournament
 from tournaments.models import Game, Ladder, LadderEntry, Match
 from tournaments.runner import run_in_process
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-if not chromium_found():
-    pytest.skip(f"Chromium not found at {CHROMIUM}", allow_module_level=True)
+sync_api = browser_or_skip()
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
