@@ -11,9 +11,8 @@ from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
-from tournaments.api.bracket import bracket_payload
-from tournaments.api.standings import standings_payload, standings_table
 from tournaments.models import Game, Match, Tournament
+from tournaments.web.views import paged_standings_and_bracket
 
 
 class TournamentStandingsView(TemplateView):
@@ -22,16 +21,14 @@ class TournamentStandingsView(TemplateView):
 
     def get_context_data(self, **kwargs):
         tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
-        standings = standings_payload(tournament)
         context = super().get_context_data(**kwargs)
         context.update(
             self.admin.admin_site.each_context(self.request),
             opts=Tournament._meta,
             tournament=tournament,
             title=f"{tournament.name}: standings and bracket",
-            standings=standings,
-            **standings_table(standings),
-            bracket=bracket_payload(tournament),
+            # paged as the public page is: a 1,024-entrant Swiss has 5,120 matches
+            **paged_standings_and_bracket(self.request, tournament),
         )
         return context
 

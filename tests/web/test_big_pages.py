@@ -176,3 +176,23 @@ def test_the_pager_speaks_the_visitors_language(big):
     standings = pager(page, "standings-page")
     assert standings["at"] == "página 2 de 3"
     assert "anterior" in page and "siguiente" in page
+
+
+def test_the_admins_standings_and_bracket_come_in_pages_as_on_the_public_page(big, admin_user):
+    """The admin's page of a big tournament pages its standings and a round's matches as the
+    public page does (it built all 5,120 matches of a 1,024-entrant Swiss before)."""
+    staff = Client()
+    staff.force_login(admin_user)
+    want = expected(Client(), big)
+    url = f"/admin/tournaments/tournament/{big.pk}/standings/"
+    first = get(staff, url)
+    assert standings_names(first) == want["standings"][:50]
+    assert match_keys(first) == want["matches"][:64]
+    assert pager(first, "standings-page")["at"] == "page 1 of 3"
+    assert pager(first, "matches-page")["at"] == "page 1 of 2"
+    second = get(staff, url + pager(first, "standings-page")["next"])
+    assert standings_names(second) == want["standings"][50:100]
+    matches = get(staff, url + pager(second, "matches-page")["next"])
+    assert match_keys(matches) == want["matches"][64:]
+    assert standings_names(matches) == want["standings"][50:100]  # kept
+    assert 'href="/admin/tournaments/match/' in matches  # the admin's own match links

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import F, Q
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -62,6 +62,34 @@ def tournament_list(request):
 
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("table_settings"), pk=pk)
+    entries = entry_context(request, tournament, ENTRANTS_PAGE)
+    shown = paged_standings_and_bracket(
+        request, tournament, {"entrants_page": entries["entrants_page"]}
+    )
+    standings = shown["standings"]
+    return render(
+        request,
+        "tournaments/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "variant": registry().variants.get(tournament.variant),
+            **shown,
+            "heatmap": league_heatmap(tournament),
+            "live": tournament.status == Tournament.Status.RUNNING,
+            "playing_now": playing_now(tournament),
+            "workers": standings.get("workers"),
+            **entries,
+            "entrants_pager": shown["pagers"]["entrants_page"],
+        },
+    )
+
+
+def paged_standings_and_bracket(
+    request, tournament: Tournament, other_pages: dict[str, Page] | None = None
+) -> dict:
+    """A page of the standings and of the matches (a league's: of the round shown), each with
+    its pager (`?standings_page=`, `?matches_page=`, `?round=`), for the tournament's page and
+    the admin's; `other_pages`, the page's other pagers, which every link keeps."""
     standings = standings_payload(tournament)
     standings_page = page_of(
         Paginator(standings["rows"], STANDINGS_PAGE), request.GET.get("standings_page")
@@ -70,36 +98,24 @@ def tournament_detail(request, pk: int):
     slots = BracketSlots(tournament, shown_round)
     matches_page = page_of(Paginator(slots, MATCHES_PAGE), request.GET.get("matches_page"))
     bracket = slots.payload(list(matches_page.object_list))
-    entries = entry_context(request, tournament, ENTRANTS_PAGE)
     pages = {
         "standings_page": standings_page,
-        "entrants_page": entries["entrants_page"],
+        **(other_pages or {}),
         "matches_page": matches_page,
     }
     links = pagers(request, pages)
-    return render(
-        request,
-        "tournaments/tournament_detail.html",
-        {
-            "tournament": tournament,
-            "variant": registry().variants.get(tournament.variant),
-            "standings": standings,
-            **standings_table(standings, standings_page.object_list),
-            "standings_pager": links["standings_page"],
-            "bracket": bracket,
-            "matches_pager": links["matches_page"],
-            "round_links": round_links(request, bracket["rounds"], pages),
-            # what the page's script redraws: the slices it shows (tournament.js)
-            "slices": {"standings": slice_of(standings_page), "matches": slice_of(matches_page)},
-            "heatmap": league_heatmap(tournament),
-            "shown_round": shown_round,
-            "live": tournament.status == Tournament.Status.RUNNING,
-            "playing_now": playing_now(tournament),
-            "workers": standings.get("workers"),
-            **entries,
-            "entrants_pager": links["entrants_page"],
-        },
-    )
+    return {
+        "standings": standings,
+        **standings_table(standings, standings_page.object_list),
+        "standings_pager": links["standings_page"],
+        "bracket": bracket,
+        "matches_pager": links["matches_page"],
+        "round_links": round_links(request, bracket["rounds"], pages),
+        "shown_round": shown_round,
+        # what the page's script redraws: the slices it shows (tournament.js)
+        "slices": {"standings": slice_of(standings_page), "matches": slice_of(matches_page)},
+        "pagers": links,
+    }
 
 
 def playing_now(tournament: Tournament, limit: int = 20) -> list[Match]:
