@@ -196,3 +196,18 @@ def test_the_admins_standings_and_bracket_come_in_pages_as_on_the_public_page(bi
     assert match_keys(matches) == want["matches"][64:]
     assert standings_names(matches) == want["standings"][50:100]  # kept
     assert 'href="/admin/tournaments/match/' in matches  # the admin's own match links
+
+
+@pytest.mark.parametrize("fmt", ["single-elimination", "double-elimination"])
+def test_a_bracket_of_64_entrants_is_drawn_on_one_page(client, fmt):
+    """Its lines join boxes of the same page only: up to 64 entrants (a double elimination's
+    126-127 matches) the whole bracket is one page; a league's round still pages by 64."""
+    from tests.factories import started_bots_tournament
+
+    bracket = started_bots_tournament(f"Big {fmt}", fmt, 64)
+    page = get(client, f"/tournaments/{bracket.pk}/")
+    api = client.get(f"/api/tournaments/{bracket.pk}/bracket/").json()
+    keys = [m["key"] for s in api["sections"] for r in s["rounds"] for m in r["matches"]]
+    assert len(keys) >= 63
+    assert match_keys(page) == keys
+    assert pager(page, "matches-page")["at"] is None

@@ -32,6 +32,9 @@ HEATMAP_SIZE = 16
 STANDINGS_PAGE = 50
 ENTRANTS_PAGE = 50
 MATCHES_PAGE = 64
+# A bracket is drawn whole up to 64 entrants (a double elimination's 126-127 matches): the lines
+# between its boxes are drawn within a page only.
+BRACKET_PAGE = 128
 
 
 def tournament_list(request):
@@ -96,7 +99,8 @@ def paged_standings_and_bracket(
     )
     shown_round = round_to_show(request, tournament)
     slots = BracketSlots(tournament, shown_round)
-    matches_page = page_of(Paginator(slots, MATCHES_PAGE), request.GET.get("matches_page"))
+    per_page = BRACKET_PAGE if slots.kind == "bracket" else MATCHES_PAGE
+    matches_page = page_of(Paginator(slots, per_page), request.GET.get("matches_page"))
     bracket = slots.payload(list(matches_page.object_list))
     pages = {
         "standings_page": standings_page,
