@@ -220,6 +220,7 @@ class TableHost:
         held = self.held.get(match_id)
         if held is None:
             return  # not ours (any more): the sender claims it when nobody acknowledges
+        message["_heard"] = time.time()  # the benchmark's stages (on_act)
         work = asyncio.ensure_future(self.outcome(held, message))
         done, _ = await asyncio.wait({work}, timeout=QUICK_ANSWER_SECONDS)
         if not done:
@@ -234,6 +235,7 @@ class TableHost:
         try:
             async with held.lock:
                 held.active = time.monotonic()
+                message["_started"] = time.time()
                 if command_id is not None and command_id in held.answers:
                     return held.answers[command_id]  # sent again: answered, not done again
                 answer = await getattr(self, f"on_{message['command']}")(held, message)
@@ -509,10 +511,23 @@ class TableHost:
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         meter = Meter() if metering.enabled() else None
+        if meter is not None:
+            # Where the decision's time goes (bench_play's stages): the ASGI server heard it
+            # (`received`), this host's loop did (`heard`), the table's turn came (`started`),
+            # the state with the next decision was pushed (`pushed`); the robot's thinking.
+            for name, key in (
+                ("received", "received"),
+                ("heard", "_heard"),
+                ("started", "_started"),
+            ):
+                if message.get(key) is not None:
+                    meter.stamps[name] = float(message[key])
         table = held.table
         if table is None or table.bots_reply_at_once():
             # Built-in robots of a millisecond a decision reply in the decision's transaction.
-            await self.send(await self.run(self.act_at_once, held, message, meter=meter))
+            await self.send(await self.run(self.act_at_once, held, message, meter, meter=meter))
+            if meter is not None:
+                meter.stamp("pushed")
         else:
             await self.act_then_reply(held, message, meter)
         # Robots still to play (a slice's end, more robots) think after the answer, and what
@@ -525,6 +540,7 @@ class TableHost:
                 self.render, held, message["viewer"], message["language"], meter=meter
             )
         if meter is not None:
+            meter.stamp("answered")
             answer["meter"] = meter.to_json()
         return answer
 
@@ -542,11 +558,13 @@ class TableHost:
         if game is None or game.waiting_for_person or game.over:
             await self.run(self.write_decision, held, version, values, meter=meter)
             await self.send(rendered)
+            if meter is not None:
+                meter.stamp("pushed")
             return
         # The table was rendered before the robot thinks, never while (its game changes in
         # the robot's thread), and nothing rebuilds it until the robot is done.
         thinking = asyncio.ensure_future(
-            self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
+            self.run(self.think, table, time.monotonic() + ADVANCE_SLICE_SECONDS, meter)
         )
         done, _ = await asyncio.wait({thinking}, timeout=QUICK_REPLY_SECONDS)
         if not done:
@@ -556,17 +574,34 @@ class TableHost:
                 version = table.version
         kept = await self.run(self.keep_thinking, held, version, await thinking, meter=meter)
         await self.push(held, meter=meter)  # the reply, or the table built again
+        if meter is not None:
+            meter.stamp("pushed")
         if not kept:
             raise TableError(CHANGED_MEANWHILE, 409)
 
-    def act_at_once(self, held: Held, message: dict[str, Any]) -> list[tuple[str, Any]]:
+    @staticmethod
+    def think(table: LiveTable, until: float, meter: Meter | None = None) -> str:
+        """The table's robots think (LiveTable.think), the time counted as the robot's."""
+        if meter is None:
+            return table.think(until)
+        with meter.spending("bot"):
+            return table.think(until)
+
+    def act_at_once(
+        self, held: Held, message: dict[str, Any], meter: Meter | None = None
+    ) -> list[tuple[str, Any]]:
         """The person's decision and the instant robots' replies, written in one transaction;
         the table's views rendered then."""
         with transaction.atomic():
             self.locked_row(held)
             self.take_decision(held, message)
             if held.table.bots_reply_at_once():
-                held.table.advance()  # a millisecond a decision: in this transaction
+                # A millisecond a decision: in this transaction.
+                if meter is None:
+                    held.table.advance()
+                else:  # counted in the server's time too: bench_play takes it out
+                    with meter.spending("instant_bot"):
+                        held.table.advance()
             held.table.save()
         return self.render_views(held)
 
