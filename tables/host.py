@@ -5,7 +5,7 @@ turn timers, and pushes each change to the players' and spectators' connections.
 How a table comes to a host, and leaves it: a host claims a table (a claim on `tables.hosts`,
 tables/routing.py) by taking its lease on the live match row (`host`, `host_lease_until`: a
 compare-and-set, so one host at a time), joins the table's group and renews its leases every
-few seconds. A host that dies stops renewing: when its leases run out, the next command or the
+few seconds, in a thread of their own (tables/host_leases.py). A host that dies stops renewing: when its leases run out, the next command or the
 tables' sweep has another host claim the table, which builds it again from the row (the match so
 far) and starts its bots again, told the match so far. A table idle for a while gives its bots
 back (they are started again when needed), and a host keeps at most TRUCO_TABLE_HOST_TABLES.
@@ -44,6 +44,7 @@ from players.models import Player
 from stack import metering
 from stack.metering import Meter
 from tables import routing
+from tables.host_leases import Leases, Renewer
 from tables.live import ADVANCE_SLICE_SECONDS, LiveTable, TableError, human_ids, load_match
 from tables.models import LiveMatch, TableHostBeat
 from tables.services import not_seated, touch
@@ -137,16 +138,27 @@ class TableHost:
         self.channel: str | None = None
         self.stopping = False
         self.tasks: set[asyncio.Task] = set()
+        self.leases = Leases(self.name, self.lease)  # tables/host_leases.py
+        self.claiming: set[int] = set()  # claims under way: a table is claimed once
+        self.renewer: Renewer | None = None
 
     # --- running ----------------------------------------------------------------------------
     async def serve(self) -> None:
         layer = routing.layer()
         self.channel = await layer.new_channel()
-        await self.run(self.beat)
+        await self.run(self.leases.beat)
+        # Leases are renewed in a thread of their own: a loop busy with a hundred tables
+        # starting at once never lets them lapse (tables/host_leases.py).
+        loop = asyncio.get_running_loop()
+        self.renewer = Renewer(
+            self.leases,
+            self.lease / 3,
+            lambda gone: loop.call_soon_threadsafe(self.spawn, self.lost(gone)),
+        )
+        self.renewer.start()
         loops = [
             self._receive(self.channel),
             self._receive(routing.HOSTS_CHANNEL),
-            self._every(self.lease / 3, self.renew),
             self._every(10.0, self.tidy),
             self._every(self.lease / 2, self.adopt),
         ]
@@ -157,6 +169,8 @@ class TableHost:
 
     async def stop(self) -> None:
         self.stopping = True
+        if self.renewer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.renewer.stop)
         for match_id in list(self.held):
             await self.drop(match_id, release=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -251,14 +265,22 @@ class TableHost:
 
     # --- holding tables ---------------------------------------------------------------------
     async def claim(self, match_id: int) -> None:
-        if match_id in self.held or len(self.held) >= self.capacity or self.stopping:
-            if len(self.held) >= self.capacity and match_id not in self.held:
-                await routing.claim(match_id)  # full here: another host takes it
+        if match_id in self.held or match_id in self.claiming or self.stopping:
+            # Held, or being claimed: claims come from every sender that heard nothing and
+            # from every host's look for orphans, and a second one taken while the first
+            # built the table made a second table (and bot processes) for the same seats.
             return
-        if not await self.run(self.take_lease, match_id):
+        if len(self.held) >= self.capacity:
+            await routing.claim(match_id)  # full here: another host takes it
             return
-        held = self.held[match_id] = Held(match_id)
-        await routing.layer().group_add(routing.table_group(match_id), self.channel)
+        self.claiming.add(match_id)
+        try:
+            if not await self.run(self.take_lease, match_id):
+                return
+            held = self.held[match_id] = Held(match_id)
+            await routing.layer().group_add(routing.table_group(match_id), self.channel)
+        finally:
+            self.claiming.discard(match_id)
         async with held.lock:
             if not await self.run(self.rebuild, held):
                 await self.drop(match_id, release=True)
@@ -266,57 +288,30 @@ class TableHost:
             await self.play_on(held)
 
     def take_lease(self, match_id: int) -> bool:
-        now = timezone.now()
-        taken = (
-            LiveMatch.objects.filter(
-                match_id=match_id,
-                match__status="running",
-            )
-            .exclude(waiting=LiveMatch.Waiting.DONE)
-            .filter(Q(host="") | Q(host=self.name) | Q(host_lease_until__lt=now))
-            .update(host=self.name, host_lease_until=now + timedelta(seconds=self.lease))
-        )
-        return taken == 1
+        """Take table `match_id`'s lease (tables/host_leases.py), renewed from then on."""
+        if not self.leases.take(match_id):
+            return False
+        self.leases.hold(match_id)
+        return True
 
     async def drop(self, match_id: int, *, release: bool) -> None:
         held = self.held.pop(match_id, None)
         if held is None:
             return
+        self.leases.let_go(match_id)
         if held.timer is not None:
             held.timer.cancel()
         await routing.layer().group_discard(routing.table_group(match_id), self.channel)
         if held.table is not None:
             await self.run(held.table.close_bots)
         if release:
-            await self.run(
-                lambda: LiveMatch.objects.filter(match_id=match_id, host=self.name).update(
-                    host="", host_lease_until=None
-                )
-            )
+            await self.run(self.leases.release, match_id)
 
-    def renew(self):
-        return self._renew()
-
-    async def _renew(self) -> None:
-        owned = list(self.held)
-        if owned:
-            kept = await self.run(self._renew_rows, owned)
-            for match_id in set(owned) - kept:  # another host holds it now, or it is over
-                await self.drop(match_id, release=False)
-        await self.run(self.beat)
-
-    def _renew_rows(self, owned: list[int]) -> set[int]:
-        until = timezone.now() + timedelta(seconds=self.lease)
-        rows = LiveMatch.objects.filter(match_id__in=owned, host=self.name).exclude(
-            waiting=LiveMatch.Waiting.DONE
-        )
-        rows.update(host_lease_until=until)
-        return set(rows.values_list("match_id", flat=True))
-
-    def beat(self) -> None:
-        TableHostBeat.objects.update_or_create(
-            name=self.name, defaults={"seen_at": timezone.now(), "tables": len(self.held)}
-        )
+    async def lost(self, match_ids: set[int]) -> None:
+        """Tables whose lease the renewal could not renew (another host holds them now, or
+        they are over) are dropped, their bots stopped."""
+        for match_id in match_ids:
+            await self.drop(match_id, release=False)
 
     async def adopt(self) -> None:
         """Tables in play that no host holds (never claimed, or their host died: its leases ran
