@@ -389,14 +389,15 @@ class TableHost:
             table = held.table
             game = table.game
             written = table.live.waiting == LiveMatch.Waiting.HUMAN  # a fresh row says "bots"
-            if game.waiting_for_person and written and not await self.run(table.absent_seats):
+            if game.waiting_for_person and written and not await self.anyone_absent(held):
                 break
             version = table.version
             status = await self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
-            kept = await self.run(self.keep_thinking, held, version, status)
+            # What the robots played written and the table rendered in one job (two before).
+            kept, states = await self.run(self.keep_and_render, held, version, status)
             if not kept:
                 break
-            await self.push(held)
+            await self.send(states)
             if status not in (OVER, PAUSED) and game.waiting_for_person:
                 break
         if held.table is not None and held.table.to_record and await self.run(self.record, held):
@@ -420,6 +421,23 @@ class TableHost:
             held.table.record()
             held.table.save()
         return True
+
+    async def anyone_absent(self, held: Held) -> bool:
+        """Whether a person of the table is away past the grace (a robot stands in). With every
+        person connected to this host the answer is no, without a thread's hop for it."""
+        table = held.table
+        people = {s.player for s in table.seats if s.is_human}
+        if people <= held.connected.keys():
+            return False
+        return bool(await self.run(table.absent_seats))
+
+    def keep_and_render(
+        self, held: Held, version: int, status: str
+    ) -> tuple[bool, list[tuple[str, dict[str, Any]]]]:
+        """`keep_thinking`, then the table's views rendered (the robots' moves, or the table
+        built again): in one job, one thread hop."""
+        kept = self.keep_thinking(held, version, status)
+        return kept, self.render_views(held) if held.table is not None else []
 
     def keep_thinking(self, held: Held, version: int, status: str) -> bool:
         with transaction.atomic():
@@ -567,8 +585,12 @@ class TableHost:
             if written:
                 await self.send(rendered)
                 version = table.version
-        kept = await self.run(self.keep_thinking, held, version, await thinking, meter=meter)
-        await self.push(held, meter=meter)  # the reply, or the table built again
+        # The reply written and the table rendered (the reply, or the table built again) in
+        # one job: one thread hop, not two.
+        kept, states = await self.run(
+            self.keep_and_render, held, version, await thinking, meter=meter
+        )
+        await self.send(states)
         if meter is not None:
             meter.stamp("pushed")
         if not kept:
