@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import uvloop
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
@@ -722,7 +723,8 @@ def serve_forever() -> None:
         except asyncio.CancelledError:
             pass
 
-    asyncio.run(main())
+    # uvloop: the host's loop carries every command, push and bot's reply of its tables.
+    uvloop.run(main())
 
 
 def alive_here() -> bool:
