@@ -114,3 +114,47 @@ class SeatPool:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+class NotStarted:
+    """The actor of a bot seat at a table built only to show, deal or vote (`ShownPool`): no
+    process starts, and nothing is asked of it but to begin a game and close."""
+
+    enforces_deadline = True
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.seat: int | None = None
+
+    def begin_game(self, *, game: int, seat: int, seed: int) -> None:
+        self.seat = seat
+
+    def act(self, observation):
+        raise RuntimeError(
+            f"{self.spec.name} was not started: this table was built to be shown, not played"
+        )
+
+    def end_game(self, observation, result) -> None:
+        pass
+
+    def on_game_end(self, observation) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def log_since_last(self) -> str:
+        return ""
+
+
+class ShownPool(SeatPool):
+    """The pool of a table built only to show it (a page, a state), deal its next game or count
+    a vote: its out-of-process seats start no process (a game dealt starts its bots before its
+    first decision, and a table shown at a game's start started a jail, told it the match and
+    stopped it at once). Whoever plays the table builds it with a pool of its own."""
+
+    def actor(self, key: Hashable, spec, context: MatchContext):
+        actor = self._actors.get(key)
+        if actor is None:
+            actor = self._actors[key] = NotStarted(spec)
+        return actor

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection
@@ -16,6 +16,22 @@ from django.db import connection
 class Meter:
     queries: int = 0
     seconds: float = 0.0
+    # Where a decision's time went, for the benchmark's stages (`bench_play`): wall-clock
+    # stamps (time.time(), comparable across this machine's processes) and durations, seconds.
+    stamps: dict[str, float] = field(default_factory=dict)
+    spent: dict[str, float] = field(default_factory=dict)
+
+    def stamp(self, name: str) -> None:
+        self.stamps[name] = time.time()
+
+    @contextmanager
+    def spending(self, name: str):
+        """Add the block's wall time to `spent[name]` (a robot's thinking, say)."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.spent[name] = self.spent.get(name, 0.0) + time.perf_counter() - start
 
     @contextmanager
     def measuring(self):
@@ -33,7 +49,12 @@ class Meter:
             self.seconds += time.perf_counter() - start
 
     def to_json(self) -> dict:
-        return {"queries": self.queries, "server_ms": round(self.seconds * 1000, 3)}
+        out = {"queries": self.queries, "server_ms": round(self.seconds * 1000, 3)}
+        if self.stamps:
+            out["stamps"] = dict(self.stamps)
+        if self.spent:
+            out["spent_ms"] = {k: round(v * 1000, 3) for k, v in self.spent.items()}
+        return out
 
 
 def enabled() -> bool:

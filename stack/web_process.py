@@ -40,6 +40,8 @@ def start_web_server(
             str(port),
             "--lifespan",
             "on",
+            "--loop",
+            "uvloop",
             "--timeout-graceful-shutdown",
             "5",
             "--no-access-log",

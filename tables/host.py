@@ -5,7 +5,7 @@ turn timers, and pushes each change to the players' and spectators' connections.
 How a table comes to a host, and leaves it: a host claims a table (a claim on `tables.hosts`,
 tables/routing.py) by taking its lease on the live match row (`host`, `host_lease_until`: a
 compare-and-set, so one host at a time), joins the table's group and renews its leases every
-few seconds. A host that dies stops renewing: when its leases run out, the next command or the
+few seconds, in a thread of their own (tables/host_leases.py). A host that dies stops renewing: when its leases run out, the next command or the
 tables' sweep has another host claim the table, which builds it again from the row (the match so
 far) and starts its bots again, told the match so far. A table idle for a while gives its bots
 back (they are started again when needed), and a host keeps at most TRUCO_TABLE_HOST_TABLES.
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import uvloop
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
@@ -44,6 +45,7 @@ from players.models import Player
 from stack import metering
 from stack.metering import Meter
 from tables import routing
+from tables.host_leases import Leases, Renewer
 from tables.live import ADVANCE_SLICE_SECONDS, LiveTable, TableError, human_ids, load_match
 from tables.models import LiveMatch, TableHostBeat
 from tables.services import not_seated, touch
@@ -137,16 +139,27 @@ class TableHost:
         self.channel: str | None = None
         self.stopping = False
         self.tasks: set[asyncio.Task] = set()
+        self.leases = Leases(self.name, self.lease)  # tables/host_leases.py
+        self.claiming: set[int] = set()  # claims under way: a table is claimed once
+        self.renewer: Renewer | None = None
 
     # --- running ----------------------------------------------------------------------------
     async def serve(self) -> None:
         layer = routing.layer()
         self.channel = await layer.new_channel()
-        await self.run(self.beat)
+        await self.run(self.leases.beat)
+        # Leases are renewed in a thread of their own: a loop busy with a hundred tables
+        # starting at once never lets them lapse (tables/host_leases.py).
+        loop = asyncio.get_running_loop()
+        self.renewer = Renewer(
+            self.leases,
+            self.lease / 3,
+            lambda gone: loop.call_soon_threadsafe(self.spawn, self.lost(gone)),
+        )
+        self.renewer.start()
         loops = [
             self._receive(self.channel),
             self._receive(routing.HOSTS_CHANNEL),
-            self._every(self.lease / 3, self.renew),
             self._every(10.0, self.tidy),
             self._every(self.lease / 2, self.adopt),
         ]
@@ -157,6 +170,8 @@ class TableHost:
 
     async def stop(self) -> None:
         self.stopping = True
+        if self.renewer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.renewer.stop)
         for match_id in list(self.held):
             await self.drop(match_id, release=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -220,6 +235,7 @@ class TableHost:
         held = self.held.get(match_id)
         if held is None:
             return  # not ours (any more): the sender claims it when nobody acknowledges
+        message["_heard"] = time.time()  # the benchmark's stages (on_act)
         work = asyncio.ensure_future(self.outcome(held, message))
         done, _ = await asyncio.wait({work}, timeout=QUICK_ANSWER_SECONDS)
         if not done:
@@ -234,6 +250,7 @@ class TableHost:
         try:
             async with held.lock:
                 held.active = time.monotonic()
+                message["_started"] = time.time()
                 if command_id is not None and command_id in held.answers:
                     return held.answers[command_id]  # sent again: answered, not done again
                 answer = await getattr(self, f"on_{message['command']}")(held, message)
@@ -249,14 +266,22 @@ class TableHost:
 
     # --- holding tables ---------------------------------------------------------------------
     async def claim(self, match_id: int) -> None:
-        if match_id in self.held or len(self.held) >= self.capacity or self.stopping:
-            if len(self.held) >= self.capacity and match_id not in self.held:
-                await routing.claim(match_id)  # full here: another host takes it
+        if match_id in self.held or match_id in self.claiming or self.stopping:
+            # Held, or being claimed: claims come from every sender that heard nothing and
+            # from every host's look for orphans, and a second one taken while the first
+            # built the table made a second table (and bot processes) for the same seats.
             return
-        if not await self.run(self.take_lease, match_id):
+        if len(self.held) >= self.capacity:
+            await routing.claim(match_id)  # full here: another host takes it
             return
-        held = self.held[match_id] = Held(match_id)
-        await routing.layer().group_add(routing.table_group(match_id), self.channel)
+        self.claiming.add(match_id)
+        try:
+            if not await self.run(self.take_lease, match_id):
+                return
+            held = self.held[match_id] = Held(match_id)
+            await routing.layer().group_add(routing.table_group(match_id), self.channel)
+        finally:
+            self.claiming.discard(match_id)
         async with held.lock:
             if not await self.run(self.rebuild, held):
                 await self.drop(match_id, release=True)
@@ -264,57 +289,30 @@ class TableHost:
             await self.play_on(held)
 
     def take_lease(self, match_id: int) -> bool:
-        now = timezone.now()
-        taken = (
-            LiveMatch.objects.filter(
-                match_id=match_id,
-                match__status="running",
-            )
-            .exclude(waiting=LiveMatch.Waiting.DONE)
-            .filter(Q(host="") | Q(host=self.name) | Q(host_lease_until__lt=now))
-            .update(host=self.name, host_lease_until=now + timedelta(seconds=self.lease))
-        )
-        return taken == 1
+        """Take table `match_id`'s lease (tables/host_leases.py), renewed from then on."""
+        if not self.leases.take(match_id):
+            return False
+        self.leases.hold(match_id)
+        return True
 
     async def drop(self, match_id: int, *, release: bool) -> None:
         held = self.held.pop(match_id, None)
         if held is None:
             return
+        self.leases.let_go(match_id)
         if held.timer is not None:
             held.timer.cancel()
         await routing.layer().group_discard(routing.table_group(match_id), self.channel)
         if held.table is not None:
             await self.run(held.table.close_bots)
         if release:
-            await self.run(
-                lambda: LiveMatch.objects.filter(match_id=match_id, host=self.name).update(
-                    host="", host_lease_until=None
-                )
-            )
+            await self.run(self.leases.release, match_id)
 
-    def renew(self):
-        return self._renew()
-
-    async def _renew(self) -> None:
-        owned = list(self.held)
-        if owned:
-            kept = await self.run(self._renew_rows, owned)
-            for match_id in set(owned) - kept:  # another host holds it now, or it is over
-                await self.drop(match_id, release=False)
-        await self.run(self.beat)
-
-    def _renew_rows(self, owned: list[int]) -> set[int]:
-        until = timezone.now() + timedelta(seconds=self.lease)
-        rows = LiveMatch.objects.filter(match_id__in=owned, host=self.name).exclude(
-            waiting=LiveMatch.Waiting.DONE
-        )
-        rows.update(host_lease_until=until)
-        return set(rows.values_list("match_id", flat=True))
-
-    def beat(self) -> None:
-        TableHostBeat.objects.update_or_create(
-            name=self.name, defaults={"seen_at": timezone.now(), "tables": len(self.held)}
-        )
+    async def lost(self, match_ids: set[int]) -> None:
+        """Tables whose lease the renewal could not renew (another host holds them now, or
+        they are over) are dropped, their bots stopped."""
+        for match_id in match_ids:
+            await self.drop(match_id, release=False)
 
     async def adopt(self) -> None:
         """Tables in play that no host holds (never claimed, or their host died: its leases ran
@@ -392,14 +390,15 @@ class TableHost:
             table = held.table
             game = table.game
             written = table.live.waiting == LiveMatch.Waiting.HUMAN  # a fresh row says "bots"
-            if game.waiting_for_person and written and not await self.run(table.absent_seats):
+            if game.waiting_for_person and written and not await self.anyone_absent(held):
                 break
             version = table.version
             status = await self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
-            kept = await self.run(self.keep_thinking, held, version, status)
+            # What the robots played written and the table rendered in one job (two before).
+            kept, states = await self.run(self.keep_and_render, held, version, status)
             if not kept:
                 break
-            await self.push(held)
+            await self.send(states)
             if status not in (OVER, PAUSED) and game.waiting_for_person:
                 break
         if held.table is not None and held.table.to_record and await self.run(self.record, held):
@@ -423,6 +422,23 @@ class TableHost:
             held.table.record()
             held.table.save()
         return True
+
+    async def anyone_absent(self, held: Held) -> bool:
+        """Whether a person of the table is away past the grace (a robot stands in). With every
+        person connected to this host the answer is no, without a thread's hop for it."""
+        table = held.table
+        people = {s.player for s in table.seats if s.is_human}
+        if people <= held.connected.keys():
+            return False
+        return bool(await self.run(table.absent_seats))
+
+    def keep_and_render(
+        self, held: Held, version: int, status: str
+    ) -> tuple[bool, list[tuple[str, dict[str, Any]]]]:
+        """`keep_thinking`, then the table's views rendered (the robots' moves, or the table
+        built again): in one job, one thread hop."""
+        kept = self.keep_thinking(held, version, status)
+        return kept, self.render_views(held) if held.table is not None else []
 
     def keep_thinking(self, held: Held, version: int, status: str) -> bool:
         with transaction.atomic():
@@ -509,10 +525,23 @@ class TableHost:
     # --- the commands ------------------------------------------------------------------------
     async def on_act(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         meter = Meter() if metering.enabled() else None
+        if meter is not None:
+            # Where the decision's time goes (bench_play's stages): the ASGI server heard it
+            # (`received`), this host's loop did (`heard`), the table's turn came (`started`),
+            # the state with the next decision was pushed (`pushed`); the robot's thinking.
+            for name, key in (
+                ("received", "received"),
+                ("heard", "_heard"),
+                ("started", "_started"),
+            ):
+                if message.get(key) is not None:
+                    meter.stamps[name] = float(message[key])
         table = held.table
         if table is None or table.bots_reply_at_once():
             # Built-in robots of a millisecond a decision reply in the decision's transaction.
-            await self.send(await self.run(self.act_at_once, held, message, meter=meter))
+            await self.send(await self.run(self.act_at_once, held, message, meter, meter=meter))
+            if meter is not None:
+                meter.stamp("pushed")
         else:
             await self.act_then_reply(held, message, meter)
         # Robots still to play (a slice's end, more robots) think after the answer, and what
@@ -525,6 +554,7 @@ class TableHost:
                 self.render, held, message["viewer"], message["language"], meter=meter
             )
         if meter is not None:
+            meter.stamp("answered")
             answer["meter"] = meter.to_json()
         return answer
 
@@ -542,11 +572,13 @@ class TableHost:
         if game is None or game.waiting_for_person or game.over:
             await self.run(self.write_decision, held, version, values, meter=meter)
             await self.send(rendered)
+            if meter is not None:
+                meter.stamp("pushed")
             return
         # The table was rendered before the robot thinks, never while (its game changes in
         # the robot's thread), and nothing rebuilds it until the robot is done.
         thinking = asyncio.ensure_future(
-            self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
+            self.run(self.think, table, time.monotonic() + ADVANCE_SLICE_SECONDS, meter)
         )
         done, _ = await asyncio.wait({thinking}, timeout=QUICK_REPLY_SECONDS)
         if not done:
@@ -554,19 +586,40 @@ class TableHost:
             if written:
                 await self.send(rendered)
                 version = table.version
-        kept = await self.run(self.keep_thinking, held, version, await thinking, meter=meter)
-        await self.push(held, meter=meter)  # the reply, or the table built again
+        # The reply written and the table rendered (the reply, or the table built again) in
+        # one job: one thread hop, not two.
+        kept, states = await self.run(
+            self.keep_and_render, held, version, await thinking, meter=meter
+        )
+        await self.send(states)
+        if meter is not None:
+            meter.stamp("pushed")
         if not kept:
             raise TableError(CHANGED_MEANWHILE, 409)
 
-    def act_at_once(self, held: Held, message: dict[str, Any]) -> list[tuple[str, Any]]:
+    @staticmethod
+    def think(table: LiveTable, until: float, meter: Meter | None = None) -> str:
+        """The table's robots think (LiveTable.think), the time counted as the robot's."""
+        if meter is None:
+            return table.think(until)
+        with meter.spending("bot"):
+            return table.think(until)
+
+    def act_at_once(
+        self, held: Held, message: dict[str, Any], meter: Meter | None = None
+    ) -> list[tuple[str, Any]]:
         """The person's decision and the instant robots' replies, written in one transaction;
         the table's views rendered then."""
         with transaction.atomic():
             self.locked_row(held)
             self.take_decision(held, message)
             if held.table.bots_reply_at_once():
-                held.table.advance()  # a millisecond a decision: in this transaction
+                # A millisecond a decision: in this transaction.
+                if meter is None:
+                    held.table.advance()
+                else:  # counted in the server's time too: bench_play takes it out
+                    with meter.spending("instant_bot"):
+                        held.table.advance()
             held.table.save()
         return self.render_views(held)
 
@@ -670,7 +723,8 @@ def serve_forever() -> None:
         except asyncio.CancelledError:
             pass
 
-    asyncio.run(main())
+    # uvloop: the host's loop carries every command, push and bot's reply of its tables.
+    uvloop.run(main())
 
 
 def alive_here() -> bool:

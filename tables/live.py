@@ -25,7 +25,7 @@ from engine.errors import IllegalAction
 from engine.match import MatchGame, MatchSession, MatchSpec
 from engine.match import MatchResult as EngineMatchResult
 from engine.runner import IN_PROCESS
-from engine.seats import SeatPool
+from engine.seats import SeatPool, ShownPool
 from engine.session import OVER, PAUSED, WAITING, GameSession, NotYourTurn  # noqa: F401
 from players.models import Player
 from submitted_bots.budgets import decision_budget
@@ -153,7 +153,13 @@ class LiveTable:
     """See the module's docstring. `seats` are the seats of the game in play (or of the next
     one between games); `game` the engine's GameSession, None between games and once over."""
 
-    def __init__(self, match: Match, live: LiveMatch, pool: SeatPool | None = None):
+    def __init__(
+        self, match: Match, live: LiveMatch, pool: SeatPool | None = None, *, shown: bool = False
+    ):
+        """`shown`: a table built only to show it, deal its next game or count a vote, whose
+        bots are never asked to play: it starts no bot process (engine.seats.ShownPool)."""
+        if shown and pool is None:
+            pool = ShownPool()
         self.match = match
         self.live = live
         self.tournament = match.tournament

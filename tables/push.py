@@ -18,6 +18,7 @@ and says that it reconnects (tables/static/tables/play.js).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -139,6 +140,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def receive_json(self, content, **kwargs):
+        received = time.time()  # the benchmark's stages: when this server heard the decision
         if not isinstance(content, dict) or content.get("type") != "act":
             await self.send_json({"type": "error", "detail": "unknown message", "status": 400})
             return
@@ -156,6 +158,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 seat=content.get("seat"),
                 turn=content.get("turn"),
                 ip=self.ip,
+                received=received,
             )
         except TableError as exc:
             await self.send_json({"type": "error", "detail": str(exc), "status": exc.status})

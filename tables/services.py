@@ -91,13 +91,14 @@ def locked_match(match_id: int) -> Match:
 
 
 def load(match: Match) -> LiveTable:
-    """The table of `match`, its live match row locked for the caller's transaction."""
-    return LiveTable(match, LiveMatch.objects.select_for_update().get(match=match))
+    """The table of `match`, its live match row locked for the caller's transaction (to
+    count a vote, or end the match: its bots never play, and none starts)."""
+    return LiveTable(match, LiveMatch.objects.select_for_update().get(match=match), shown=True)
 
 
 def table_of(match: Match, live: LiveMatch) -> LiveTable:
-    """The table of rows already read (to show it: no lock needed)."""
-    return LiveTable(match, live)
+    """The table of rows already read (to show it: no lock needed), starting no bot."""
+    return LiveTable(match, live, shown=True)
 
 
 def absent_seats(table: LiveTable) -> set[int]:
@@ -139,7 +140,7 @@ def open_match(match_id: int, user, ip: str | None = None) -> None:
             if live.waiting == LiveMatch.Waiting.NEXT:
                 check_may_deal(match, player, table, live)
                 check_covers_stake(player, table, match.pk)
-                dealt = LiveTable(match, live)
+                dealt = LiveTable(match, live, shown=True)  # played by whoever advances it
                 dealt.deal()
                 dealt.save()
         touch(match.pk, player.pk, ip)

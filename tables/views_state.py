@@ -45,7 +45,8 @@ def table_state(
     if live is not None and live.waiting == LiveMatch.Waiting.DONE and match.status == "running":
         # The match was read before the commit that ended it, its live row after: read again.
         match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
-    table = LiveTable(match, live) if live is not None else None
+    # Only shown: no bot starts for it (a table shown at a game's start started its jail).
+    table = LiveTable(match, live, shown=True) if live is not None else None
     if table is not None and here and player is not None:
         table.seen({player.pk}, {player.pk: timezone.now()})
     try:

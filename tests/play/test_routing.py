@@ -7,6 +7,7 @@ twice (a person's decision taken twice answered "already answered" under load)."
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from channels.layers import get_channel_layer
@@ -132,3 +133,64 @@ def test_a_command_sent_again_is_answered_as_the_first_time_and_not_done_twice()
         host.pool.shutdown(wait=False)
     assert first == again == {"ok": True, "done": 1}
     assert other == {"ok": True, "done": 2}
+
+
+class SlowClaimHost(TableHost):
+    """A host whose lease takes a moment and whose tables build without a database."""
+
+    def __init__(self):
+        super().__init__("host-claims", threads=2)
+        self.taken = 0
+        self.built = 0
+
+    def take_lease(self, match_id):
+        time.sleep(0.1)  # the database's round trip: other claims arrive meanwhile
+        self.taken += 1
+        self.leases.hold(match_id)
+        return True
+
+    def rebuild(self, held):
+        self.built += 1
+        return True
+
+    async def play_on(self, held, *, pushed=False):
+        return None
+
+
+def test_a_table_claimed_by_many_senders_at_once_is_taken_once(layer):
+    """Every sender that heard nothing claims the table, and so does every host's look for
+    orphans: a host took each claim that came while the first was under way, built the table
+    again in a second Held, and started its bots twice."""
+    host = SlowClaimHost()
+
+    async def scene():
+        host.channel = await layer.new_channel()
+        await asyncio.gather(*(host.claim(12) for _ in range(5)))
+        first = host.held[12]
+        await host.claim(12)  # held already: nothing
+        return first
+
+    try:
+        first = asyncio.run(scene())
+    finally:
+        host.pool.shutdown(wait=False)
+    assert (host.taken, host.built) == (1, 1)
+    assert list(host.held) == [12] and host.held[12] is first
+    assert host.leases.owned() == [12]
+
+
+def test_a_table_whose_lease_was_lost_is_dropped_and_no_longer_renewed(layer):
+    host = SlowClaimHost()
+
+    async def scene():
+        host.channel = await layer.new_channel()
+        await host.claim(13)
+        await host.claim(14)
+        await host.lost({13})  # what the renewal thread hands the loop
+
+    try:
+        asyncio.run(scene())
+    finally:
+        host.pool.shutdown(wait=False)
+    assert list(host.held) == [14]
+    assert host.leases.owned() == [14]

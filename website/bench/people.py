@@ -45,6 +45,8 @@ class Tally:
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     meters: dict[str, list[dict]] = field(default_factory=dict)  # kind -> [{queries, server_ms}]
+    # Where each push decision's time went, ms by stage (STAGES), from the host's stamps.
+    stages: list[dict[str, float]] = field(default_factory=list)
 
     def took(self, sent_at: float) -> None:
         now = time.monotonic()
@@ -55,6 +57,32 @@ class Tally:
         """The latencies measured after every person's first decision."""
         since = max(self.first_acts, default=0.0)
         return [s for s, at in zip(self.latencies, self.measured_at, strict=True) if at > since]
+
+    def staged(self, sent: float, seen: float, meter: dict) -> None:
+        """A push decision's stages: sent by the person at `sent`, its next decision seen at
+        `seen` (time.time(), this machine's clock, as the servers' stamps), `meter` the host's
+        (stamps, spent_ms, server_ms)."""
+        stamps = meter.get("stamps") or {}
+        spent = meter.get("spent_ms") or {}
+        if not all(k in stamps for k in ("received", "heard", "started", "pushed")):
+            return
+        ms = {k: 1000 * v for k, v in stamps.items()}
+        instant = spent.get("instant_bot", 0.0)
+        bot = spent.get("bot", 0.0) + instant
+        server = float(meter.get("server_ms") or 0) - instant
+        held = ms["pushed"] - ms["started"]
+        self.stages.append(
+            {
+                "to the ASGI server": ms["received"] - 1000 * sent,
+                "to the table host": ms["heard"] - ms["received"],
+                "waiting for the table": ms["started"] - ms["heard"],
+                "server work (SQL, render)": server,
+                "bot reply": bot,
+                "host hops (threads, loop)": max(0.0, held - server - bot),
+                "push to the person": 1000 * seen - ms["pushed"],
+                "total": 1000 * (seen - sent),
+            }
+        )
 
     def meter(self, kind: str, queries: Any, server_ms: Any) -> None:
         if queries is not None:
@@ -140,6 +168,8 @@ async def play_over_push(
         max_size=2**22,
     ) as socket:
         sent_at = None
+        sent_wall = 0.0
+        staged: dict[str, Any] = {}  # this decision's: the moment seen, the host's meter
         acted_turn = None
         last_act = None
         retries = 0
@@ -158,6 +188,9 @@ async def play_over_push(
             if kind == "acted":
                 meter = message.get("meter") or {}
                 tally.meter("push act", meter.get("queries"), meter.get("server_ms"))
+                staged["meter"] = meter  # before or after the state: its own channel
+                if "seen" in staged:
+                    tally.staged(staged["sent"], staged["seen"], meter)
                 continue
             if kind != "state":
                 continue
@@ -167,6 +200,9 @@ async def play_over_push(
             if sent_at is not None and (over or fresh):
                 tally.took(sent_at)
                 sent_at = None
+                staged["seen"] = time.time()
+                if "meter" in staged:
+                    tally.staged(staged["sent"], staged["seen"], staged["meter"])
             if over:
                 tally.games_ended += state["status"] == "done"
                 return
@@ -179,6 +215,8 @@ async def play_over_push(
             action, seat = decision
             acted_turn = state.get("turn")
             sent_at = time.monotonic()
+            sent_wall = time.time()
+            staged = {"sent": sent_wall}
             last_act = json.dumps(
                 {"type": "act", "action": action, "seat": seat, "turn": acted_turn}
             )

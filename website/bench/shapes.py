@@ -188,6 +188,8 @@ def production(table_hosts: int, database_url: str, redis_url: str) -> Shape:
             str(ws_port),
             "--workers",
             "2",
+            "--loop",
+            "uvloop",
             "--no-access-log",
         ],
         "asgi.log",

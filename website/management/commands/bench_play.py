@@ -187,6 +187,8 @@ class Command(BaseCommand):
                 f"server CPU         {cpu:.1f} s, {1000 * cpu / tally.actions:.1f} ms an action "
                 "(robots' processes included)"
             )
+        if tally.stages:
+            self.write_stages(tally.stages)
         for kind, meters in sorted(tally.meters.items()):
             queries = [m["queries"] for m in meters]
             server = [m["server_ms"] for m in meters]
@@ -194,6 +196,26 @@ class Command(BaseCommand):
                 f"{kind:<18} {len(meters)} requests: queries mean {statistics.mean(queries):.1f} "
                 f"max {max(queries)}; server time p50 {percentile(server, 0.5):.1f} ms "
                 f"p95 {percentile(server, 0.95):.1f} ms"
+            )
+
+    def write_stages(self, stages: list[dict[str, float]]) -> None:
+        """Where a push decision's time goes, stage by stage (the host's stamps, this
+        machine's clock): p50, p95 and the mean of each, and each stage's share of the
+        slowest twentieth of decisions (what to make faster for the p95)."""
+        slow = sorted(stages, key=lambda s: s["total"])[int(0.95 * len(stages)) :]
+        self.stdout.write(
+            f"stages of a decision ({len(stages)} push decisions)   p50     p95    mean  "
+            "share of the slowest 5%"
+        )
+        slow_total = sum(s["total"] for s in slow) or 1.0
+        for name in stages[0]:
+            values = [s[name] for s in stages]
+            share = (
+                "" if name == "total" else f"{100 * sum(s[name] for s in slow) / slow_total:5.1f}%"
+            )
+            self.stdout.write(
+                f"  {name:<28} {percentile(values, 0.5):7.1f} {percentile(values, 0.95):7.1f} "
+                f"{statistics.mean(values):7.1f}  {share}"
             )
 
 
