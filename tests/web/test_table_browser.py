@@ -208,7 +208,7 @@ def test_on_postgresql_a_person_plays_a_whole_game_over_the_push_channel(browser
     )
     open_table(page)
     seen = play_to_the_end(page, limit=600)
-    states = [frame for frame in pushed if '"type": "state"' in str(frame)]
+    states = [frame for frame in pushed if '"type":"state"' in str(frame).replace(" ", "")]
     acts = [frame for frame in sent if '"type":"act"' in str(frame).replace(" ", "")]
     assert acts and len(states) > len(acts), (sent, pushed[:2])  # acts sent, states pushed
     assert len(polled) <= 2, polled  # the first state only: no polling while connected

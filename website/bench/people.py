@@ -58,15 +58,16 @@ class Tally:
         since = max(self.first_acts, default=0.0)
         return [s for s, at in zip(self.latencies, self.measured_at, strict=True) if at > since]
 
-    def staged(self, sent: float, seen: float, meter: dict) -> None:
+    def staged(self, sent: float, seen: float, meter: dict, at: float | None = None) -> None:
         """A push decision's stages: sent by the person at `sent`, its next decision seen at
         `seen` (time.time(), this machine's clock, as the servers' stamps), `meter` the host's
-        (stamps, spent_ms, server_ms)."""
+        (stamps, spent_ms, server_ms), `at` when the ASGI server had the state to send."""
         stamps = meter.get("stamps") or {}
         spent = meter.get("spent_ms") or {}
         if not all(k in stamps for k in ("received", "heard", "started", "pushed")):
             return
         ms = {k: 1000 * v for k, v in stamps.items()}
+        ms["at"] = 1000 * at if at is not None else ms["pushed"]  # the ASGI server sent it
         instant = spent.get("instant_bot", 0.0)
         bot = spent.get("bot", 0.0) + instant
         server = float(meter.get("server_ms") or 0) - instant
@@ -79,7 +80,8 @@ class Tally:
                 "server work (SQL, render)": server,
                 "bot reply": bot,
                 "host hops (threads, loop)": max(0.0, held - server - bot),
-                "push to the person": 1000 * seen - ms["pushed"],
+                "to the ASGI server's socket": ms["at"] - ms["pushed"],
+                "to the person": 1000 * seen - ms["at"],
                 "total": 1000 * (seen - sent),
             }
         )
@@ -190,7 +192,7 @@ async def play_over_push(
                 tally.meter("push act", meter.get("queries"), meter.get("server_ms"))
                 staged["meter"] = meter  # before or after the state: its own channel
                 if "seen" in staged:
-                    tally.staged(staged["sent"], staged["seen"], meter)
+                    tally.staged(staged["sent"], staged["seen"], meter, staged.get("at"))
                 continue
             if kind != "state":
                 continue
@@ -201,8 +203,9 @@ async def play_over_push(
                 tally.took(sent_at)
                 sent_at = None
                 staged["seen"] = time.time()
+                staged["at"] = message.get("at")
                 if "meter" in staged:
-                    tally.staged(staged["sent"], staged["seen"], staged["meter"])
+                    tally.staged(staged["sent"], staged["seen"], staged["meter"], staged["at"])
             if over:
                 tally.games_ended += state["status"] == "done"
                 return
