@@ -519,7 +519,22 @@ TRUCO_BOT_SEED_SECRET = (
 )
 # --- tables where people play (tables/host.py, tables/push.py) ----------------------------
 CHANNELS_REDIS_URL = os.environ.get("CHANNELS_REDIS_URL") or os.environ.get("REDIS_URL", "")
-if CHANNELS_REDIS_URL:
+# Opt-in: `pubsub`, channels_redis' pub/sub layer (messages delivered as Redis publishes them,
+# none kept for a reader not subscribed yet) in place of its core layer (lists and sorted sets
+# in Redis, read by a blocking pop per process).
+TRUCO_CHANNEL_LAYER = os.environ.get("TRUCO_CHANNEL_LAYER", "core")
+if TRUCO_CHANNEL_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured(
+        f"TRUCO_CHANNEL_LAYER must be core or pubsub, not {TRUCO_CHANNEL_LAYER!r}"
+    )
+if CHANNELS_REDIS_URL and TRUCO_CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [CHANNELS_REDIS_URL]},
+        }
+    }
+elif CHANNELS_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",

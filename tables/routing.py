@@ -60,6 +60,36 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
     host's refusal, with its HTTP status)."""
     channels = layer()
     reply = await channels.new_channel()
+    replies = Replies(channels, reply)
+    try:
+        return await _ask(channels, replies, reply, match_id, command, fields)
+    finally:
+        replies.close()
+
+
+class Replies:
+    """The answers on a command's reply channel, read by one task for as long as the command
+    waits: a wait that times out never cancels a read of the channel layer (the pub/sub layer
+    unsubscribes a channel whose read is cancelled, and an answer that came after was lost)."""
+
+    def __init__(self, channels, reply: str):
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.task = asyncio.ensure_future(self._read(channels, reply))
+
+    async def _read(self, channels, reply: str) -> None:
+        while True:
+            self.queue.put_nowait(await channels.receive(reply))
+
+    async def get(self, seconds: float) -> dict[str, Any]:
+        return await asyncio.wait_for(self.queue.get(), seconds)
+
+    def close(self) -> None:
+        self.task.cancel()
+
+
+async def _ask(
+    channels, replies: Replies, reply: str, match_id: int, command: str, fields: dict[str, Any]
+) -> dict[str, Any]:
     message = {
         "type": "table.command",
         "match": match_id,
@@ -70,13 +100,13 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
     }
     for _attempt in range(TRIES):
         await channels.group_send(table_group(match_id), message)
-        answer = await first_answer(channels, reply, match_id, message)
+        answer = await first_answer(channels, replies, match_id, message)
         if answer is None:  # nobody holds it: a host takes it, and hears it again
             await claim(match_id)
             continue
         if answer.get("ack"):
             try:
-                answer = await asyncio.wait_for(channels.receive(reply), ANSWER_SECONDS)
+                answer = await replies.get(ANSWER_SECONDS)
             except TimeoutError:
                 raise TableError("the table's host is too busy to answer: try again", 503) from None
         if answer.get("moved"):  # its host lost it meanwhile: the next host hears it again
@@ -89,7 +119,7 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
 
 
 async def first_answer(
-    channels, reply: str, match_id: int, message: dict[str, Any]
+    channels, replies: Replies, match_id: int, message: dict[str, Any]
 ) -> dict[str, Any] | None:
     """The host's first answer (its ack or its outcome), or None when no host holds the table.
     A host that holds the table's lease but answers late is busy (under load its commands
@@ -102,7 +132,7 @@ async def first_answer(
     waited = since_sent = 0.0
     while True:
         try:
-            return await asyncio.wait_for(channels.receive(reply), ACK_SECONDS)
+            return await replies.get(ACK_SECONDS)
         except TimeoutError:
             waited += ACK_SECONDS
             since_sent += ACK_SECONDS

@@ -194,3 +194,32 @@ def test_a_table_whose_lease_was_lost_is_dropped_and_no_longer_renewed(layer):
         host.pool.shutdown(wait=False)
     assert list(host.held) == [14]
     assert host.leases.owned() == [14]
+
+
+def test_a_late_answer_reaches_its_sender_on_a_layer_that_forgets_a_read_it_gave_up(
+    layer, monkeypatch
+):
+    """The pub/sub channel layer (TRUCO_CHANNEL_LAYER=pubsub) unsubscribes a channel whose
+    read is cancelled: a sender that waited for an answer with a timeout on the read itself
+    lost the answer of a busy host, and told its person that the host did not answer."""
+    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)
+    forgotten: set[str] = set()
+    receive, send = layer.receive, layer.send
+
+    async def forgetful_receive(channel):
+        try:
+            return await receive(channel)
+        except asyncio.CancelledError:
+            forgotten.add(channel)  # unsubscribed: what comes now is lost
+            raise
+
+    async def forgetful_send(channel, message):
+        if channel not in forgotten:
+            await send(channel, message)
+
+    monkeypatch.setattr(layer, "receive", forgetful_receive)
+    monkeypatch.setattr(layer, "send", forgetful_send)
+    heard: list[str] = []
+    answer = asked_with_a_host(layer, 15, heard, delay=0.5, joined=True)
+    assert answer["ok"] is True
+    assert len(heard) == 1
