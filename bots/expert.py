@@ -19,6 +19,12 @@ taught about the other team.
   fitted model of the other team would have called, answered and run as it did holding the
   cards that world gives it (`belief_weight`), so a truco called makes its strong hands likelier
   instead of every deal the history allows being equally likely.
+- Two options, off by default because they measured no better (docs/bots.md), and 1 vs 1 only
+  (with 4 players they measured worse): `bold=true` weighs a decision bolder than the model's
+  (a truco where it would play a card, a call or raise where it would run) by how often this
+  opponent's bets of that kind held in the match (`bold_weight`) instead of trusting it fully;
+  `war=true` models the other side in the walks by `WarModel`, which answers a truco as the
+  profile saw it answer (runs, calls, raises back: `RaiseWar` in bots/profile.py).
 
 """
 
@@ -54,14 +60,95 @@ def belief_weight(predicted: str, actual: str) -> float:
     return 0.45 if gap == 1 else 0.2 if gap == 2 else 0.5
 
 
+# A decision's place on the scale of boldness: a card played where a truco was legal, running,
+# calling, raising.
+BOLDNESS = {"play": 0, "refuse": 0, "accept": 1, "truco": 2}
+
+
+def bolder(predicted: str, actual: str) -> bool:
+    """Whether `actual` is a bolder truco decision than the model's `predicted` one (a truco
+    where it would have played a card, calling or raising where it would have run, raising
+    where it would have called)."""
+    p = predicted if predicted in BETTING else "play"
+    a = actual if actual in BETTING else "play"
+    if p not in BOLDNESS or a not in BOLDNESS:
+        return False
+    if p == "play" and a != "truco":
+        return False
+    return BOLDNESS[a] > BOLDNESS[p]
+
+
+def bold_weight(weight: float, held: float, typical: float) -> float:
+    """The belief weight of a decision bolder than the model expects (`weight`, from
+    `belief_weight`), trusted as far as this opponent's bets of the kind held up in the match
+    (`held`) against an ordinary bettor's (`typical`): fully (the weight as it is) for a side
+    whose bets held as often or more; for one whose bets failed, nearer 1 (its bold bets say
+    little of its cards)."""
+    trust = min(1.0, max(0.0, held / typical))
+    return 1.0 - (1.0 - weight) * trust
+
+
+def held_rate(profile: OpponentProfile, obs: Observation, seat: int, actual: str):
+    """How often this opponent's bets of the kind of `actual` held in the match, and the
+    typical rate (the profile's prior): a truco over one of ours, a truco opened, an answer
+    that took our truco."""
+    if actual == "truco":
+        ours = any(a == "truco" and s % 2 != seat % 2 for s, a in obs.history)
+        rate = profile.raise_win if ours else profile.called_win
+    else:
+        rate = profile.accepted_win
+    return rate.value, rate.prior
+
+
+class WarModel(HeuristicPolicy):
+    """The opponent model of the search's walks (1 vs 1): the fitted heuristic, except that it
+    answers a truco as this opponent was seen to: it runs from as large a share of our trucos
+    as it did (from a raise over its own truco, as it did from those), raises back as often,
+    and calls the rest, the weakest hands running and the strongest raising (its chance to win
+    the hand taken as spread evenly)."""
+
+    def __init__(self, thresholds: Thresholds, profile: OpponentProfile):
+        super().__init__(thresholds)  # no profile of its own: the fitted heuristic otherwise
+        self.seen = profile
+
+    def answer(self, obs: Observation, rng, rules, legal) -> str:
+        p = self.seen
+        if p is None or obs.pending is None or obs.kind != "normal":
+            return super().answer(obs, rng, rules, legal)
+        own_truco = any(a == "truco" and s % 2 == obs.team for s, a in obs.history)
+        if own_truco:  # we raised its truco
+            fold, raise_ = p.reraise_fold.value, p.war.raise_back.value
+        else:
+            fold, raise_ = p.refuse_rate.value, p.raise_rate.value
+        chance = self.chance(obs, rules)
+        if chance < fold:
+            return "refuse"
+        if "truco" in legal and chance > 1.0 - raise_:
+            return "truco"
+        return "accept"
+
+
 class ExpertBot(MctsBot):
-    parameters = (*MctsBot.parameters, "search_answers", "beliefs")
+    parameters = (*MctsBot.parameters, "search_answers", "beliefs", "bold", "war")
     match_memory = True
 
-    def __init__(self, *, search_answers: bool = True, beliefs: bool = True, **kwargs):
+    def __init__(
+        self,
+        *,
+        search_answers: bool = True,
+        beliefs: bool = True,
+        bold: bool = False,
+        war: bool = False,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.search_answers = search_answers
         self.beliefs = beliefs
+        # Off by default (measured no better, docs/bots.md), and 1 vs 1 only (with 4 players
+        # both measured worse): `bold_weight` in the beliefs and the `WarModel` of the other
+        # side in the walks.
+        self.bold = bold and self.players == 2
+        self.war = war and self.players == 2
         self.profile = OpponentProfile()
         self.adaptive = HeuristicPolicy(profile=self.profile)
         self.game_no = 0
@@ -97,7 +184,7 @@ class ExpertBot(MctsBot):
         key = (fitted.call, fitted.bluff, fitted.doubt, fitted.raise_)
         if key != self._fitted_key:
             self._fitted_key = key
-            self._fitted = HeuristicPolicy(fitted)
+            self._fitted = WarModel(fitted, self.profile) if self.war else HeuristicPolicy(fitted)
         return self._fitted
 
     def belief(self):
@@ -108,9 +195,16 @@ class ExpertBot(MctsBot):
             return None
         model = self.opponent_policy()
 
+        profile, bold = self.profile, self.bold
+
         def judge(state, seat, action, rng) -> float:
-            predicted = model.decide(state.observation(seat), rng, state.rules)
-            return belief_weight(predicted, action)
+            obs = state.observation(seat)
+            predicted = model.decide(obs, rng, state.rules)
+            weight = belief_weight(predicted, action)
+            if bold and weight < 1.0 and bolder(predicted, action):
+                held, typical = held_rate(profile, obs, seat, action)
+                weight = bold_weight(weight, held, typical)
+            return weight
 
         return judge
 

@@ -12,7 +12,7 @@ ordinary play and moves away from it only as the evidence grows.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 BETS = ("truco",)
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
@@ -34,6 +34,17 @@ class Rate:
     @property
     def value(self) -> float:
         return (self.hits + self.prior * self.weight) / (self.total + self.weight)
+
+
+@dataclass
+class RaiseWar:
+    """How the other team's raise wars fared (a raise over a truco, by either side): what it
+    answers a raise of ours over its own truco, and whether its hands held once a war was on."""
+
+    # When we raised a truco of theirs: how often they raised back.
+    raise_back: Rate = field(default_factory=lambda: Rate(0.15, 4))
+    # A hand with a raise over a truco, played out (no one ran): how often they won it.
+    held: Rate = field(default_factory=lambda: Rate(0.6, 3))
 
 
 class OpponentProfile:
@@ -58,6 +69,8 @@ class OpponentProfile:
         self.late_win = Rate(0.8, 3)
         # When we raised a truco of theirs: how often they ran from the raise.
         self.reraise_fold = Rate(0.5, 4)
+        # Their raise wars: raising back our raises, and whether their hands held in them.
+        self.war = RaiseWar()
         # Argentino: how often they open an envido chain, and win one we accepted.
         self.envido_rate = Rate(0.3, 10)
         self.envido_win = Rate(0.6, 6)
@@ -99,6 +112,7 @@ class OpponentProfile:
                     over_theirs = any(a == "truco" for s, a in history[:i] if s % 2 != my_team)
                     if over_theirs:
                         self.reraise_fold.add(answer == "refuse")
+                        self.war.raise_back.add(answer == "truco")
                 late = facing(on_trick, seat, my_team, players)
                 if theirs and late and answer == "accept":
                     self.late_win.add(theirs_scored)
@@ -120,6 +134,8 @@ class OpponentProfile:
                 if winner is not None:
                     self.envido_win.add(winner % 2 != my_team)
         self.truco_rate.add(opened)
+        if sum(1 for _s, a in history if a == "truco") >= 2 and not ended_by_refusal:
+            self.war.held.add(theirs_scored)
         if "envido_calls" in (hand.get("extra") or {}):
             self.envido_rate.add(opened_envido)
 

@@ -10,7 +10,7 @@ import pytest
 
 import bots.mcts
 from bots.expert import ExpertBot
-from bots.heuristic import HeuristicPolicy
+from bots.heuristic import HeuristicPolicy, Thresholds
 from bots.profile import OpponentProfile
 from engine.match import MatchSpec, play_match
 from engine.runner import BotSpec
@@ -161,3 +161,116 @@ def test_expert_runs_from_a_truco_with_a_poor_hand_believing_the_bet():
         time_ms=None,
     )
     assert bot.act(obs) == "refuse"
+
+
+def bot_for(obs, players=2, **params):
+    return ExpertBot(
+        variant=obs.variant,
+        options=obs.options,
+        seat=obs.seat,
+        players=players,
+        rng=random.Random(1),
+        **{**FAST, **params},
+    )
+
+
+def test_a_bold_bet_counts_as_far_as_this_opponents_bets_held():
+    """A decision bolder than the model's is trusted fully (its belief weight as it is) from a
+    side whose bets held as often as a typical bettor's, hardly at all from one whose bets
+    failed."""
+    from bots.expert import bold_weight, bolder
+
+    assert bolder("play 4c", "truco") and bolder("refuse", "accept") and bolder("accept", "truco")
+    assert not bolder("truco", "play 4c") and not bolder("accept", "refuse")
+    assert not bolder("play 4c", "play 5d") and not bolder("truco", "truco")
+    assert bold_weight(0.3, held=0.65, typical=0.65) == pytest.approx(0.3)
+    assert bold_weight(0.3, held=0.9, typical=0.65) == pytest.approx(0.3)  # never more than full
+    assert bold_weight(0.3, held=0.2, typical=0.65) > 0.75
+    assert bold_weight(0.3, held=0.0, typical=0.65) == 1.0
+
+
+def called_truco_that_failed(my_team: int) -> dict:
+    """A finished hand in which their truco, accepted, lost."""
+    them = 1 - my_team
+    points = [0, 0]
+    points[my_team] = 2
+    history = [[them, "truco"], [my_team, "accept"], [them, "play 4d"]]
+    return {"hand_no": 0, "history": history, "points": points}
+
+
+def test_the_beliefs_trust_a_truco_less_from_a_side_whose_trucos_failed():
+    before = start("paulista", [(["4d 5s 6h", "5c 6c 7d"], "Kd")])
+    state = before  # the judge sees the state in which the truco was called
+    obs = act(before, "0 truco").observation(1)
+    trusting, doubting = bot_for(obs, bold=True), bot_for(obs, bold=True)
+    for k in range(20):
+        doubting.profile.learn(1, called_truco_that_failed(1), key=k)
+    assert doubting.profile.called_win.value < 0.2
+
+    def weight(bot):
+        return bot.belief()(state, 0, "truco", random.Random(2))  # the same draw: no bluff
+
+    # In the world where seat 0 holds nothing, the fitted model would not have called.
+    assert weight(trusting) < 0.5
+    assert weight(doubting) > 0.8
+    assert weight(bot_for(obs, bold=False)) < 0.5
+
+
+def raise_war(my_team: int, last: str) -> dict:
+    """Their truco, raised by us, answered `last`."""
+    them = 1 - my_team
+    history = [[them, "truco"], [my_team, "truco"], [them, last]]
+    if last == "truco":
+        history += [[my_team, "accept"], [them, "play 4c"]]
+    return {"hand_no": 0, "history": history, "points": [0, 6] if my_team == 0 else [6, 0]}
+
+
+def test_the_profile_counts_how_their_raise_wars_went():
+    profile = OpponentProfile()
+    prior = profile.war.raise_back.value
+    for k in range(10):
+        profile.learn(0, raise_war(0, "truco"), key=k)
+    assert profile.war.raise_back.total == 10
+    assert profile.war.raise_back.value > 0.7 > prior
+    assert profile.war.held.value > 0.8  # the wars went on to the end and they won them
+    for k in range(10, 30):
+        profile.learn(0, raise_war(0, "refuse"), key=k)
+    assert profile.war.raise_back.value < 0.5
+    assert profile.reraise_fold.value > 0.5
+    assert profile.war.held.total == 10  # a war someone ran from was not played out
+
+
+def test_the_war_model_answers_as_this_opponent_did():
+    """In the walks (1 vs 1), the other side runs from our trucos as often as it was seen to,
+    its weakest hands first, and raises back as often, its strongest first."""
+    from bots.expert import WarModel
+
+    state = act(start("paulista", [(["5c 6h 7d", "4d 5s 6h"], "Kd")]), "0 truco")
+    weak = state.observation(1)
+    strong_state = act(start("paulista", [(["5c 6h 7d", "4c 4h 3s"], "3d")]), "0 truco")
+    strong = strong_state.observation(1)
+    runner, raiser = OpponentProfile(), OpponentProfile()
+    for k in range(40):
+        runner.learn(0, hand_where_they_ran(0), key=k)
+        raiser.learn(0, {"hand_no": 0, "history": [[0, "truco"], [1, "truco"]]}, key=k)
+    rng = random.Random(0)
+    assert WarModel(Thresholds(), runner).decide(weak, rng) == "refuse"
+    assert WarModel(Thresholds(), raiser).decide(strong, rng) == "truco"
+    assert WarModel(Thresholds(), raiser).decide(weak, rng) != "truco"
+
+
+def test_bold_weights_and_the_war_model_are_for_1_vs_1_only():
+    """Both measured worse with 4 players: there the expert keeps its plain model and
+    beliefs even when they are asked for."""
+    from bots.expert import WarModel
+
+    state = start("paulista", [(["4d 5s 6h", "5c 6c 7d"], "Kd")])
+    obs = state.observation(0)
+    on = {"bold": True, "war": True}
+    duel, table = bot_for(obs, players=2, **on), bot_for(obs, players=4, **on)
+    assert duel.bold and duel.war and isinstance(duel.opponent_policy(), WarModel)
+    assert not table.bold and not table.war
+    assert not isinstance(table.opponent_policy(), WarModel)
+    default = bot_for(obs, players=2)  # off unless asked for: they measured no better
+    assert not default.bold and not default.war
+    assert not isinstance(default.opponent_policy(), WarModel)
