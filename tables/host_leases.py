@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 from django.db import close_old_connections, connection
-from django.db.models import Q
+from django.db.models import Exists, Q
 from django.utils import timezone
 
 from tables.models import LiveMatch, TableHostBeat
+from tournaments.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +76,13 @@ class Leases:
         """Take the lease of table `match_id` if nobody holds it (or this host does, or its
         holder's ran out) and it is in play: True if taken."""
         now = timezone.now()
+        # The row's own conditions stay in the UPDATE's WHERE (the match's status in an EXISTS,
+        # not a join): PostgreSQL reads them again on the row as it is once a claim it waited
+        # for has committed. A join puts them in a subquery, read on the row as it was, and two
+        # hosts hearing one claim (the pub/sub layer sends it to every host) both took it.
+        running = Exists(Match.objects.filter(pk=match_id, status="running"))
         taken = (
-            LiveMatch.objects.filter(match_id=match_id, match__status="running")
+            LiveMatch.objects.filter(running, match_id=match_id)
             .exclude(waiting=LiveMatch.Waiting.DONE)
             .filter(Q(host="") | Q(host=self.name) | Q(host_lease_until__lt=now))
             .update(host=self.name, host_lease_until=now + timedelta(seconds=self.seconds))

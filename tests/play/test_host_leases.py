@@ -16,7 +16,7 @@ import threading
 import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -107,3 +107,59 @@ def test_a_table_given_back_is_another_hosts_at_once():
     assert mine.owned() == []
     assert other.take(match_id)
     assert holder(match_id) == "host-b"
+
+
+def test_two_hosts_claiming_a_table_at_once_never_both_take_it():
+    """The claim's compare-and-set is read again on the row as it is once the other claim has
+    committed: two hosts that hear the same claim (the pub/sub layer sends a claim to every
+    host) never both hold the table. Before, its conditions sat in a subquery that PostgreSQL
+    does not read again after waiting for the row, so the second host took a table the first
+    had just taken, both played it, and its person was told "the table changed while you
+    played" at every decision."""
+    match_id = quick_table()
+    first, second = Leases("host-a", 60), Leases("host-b", 60)
+    outcome: dict[str, bool] = {}
+    first_took = threading.Event()
+    commit_first = threading.Event()
+
+    def claim_first():
+        try:
+            with transaction.atomic():
+                outcome["host-a"] = first.take(match_id)
+                first_took.set()
+                commit_first.wait(10)
+        finally:
+            connection.close()
+
+    def claim_second():
+        try:
+            outcome["host-b"] = second.take(match_id)  # waits for the first's row lock
+        finally:
+            connection.close()
+
+    a = threading.Thread(target=claim_first)
+    a.start()
+    assert first_took.wait(10)
+    b = threading.Thread(target=claim_second)
+    b.start()
+    waiting_for_the_row(seconds=10)
+    commit_first.set()
+    a.join(10)
+    b.join(10)
+    assert outcome == {"host-a": True, "host-b": False}
+    assert holder(match_id) == "host-a"
+
+
+def waiting_for_the_row(seconds: float) -> None:
+    """Until another connection waits for a row lock (the second claim's UPDATE)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"
+            )
+            if cursor.fetchone()[0]:
+                return
+        time.sleep(0.02)
+    raise AssertionError("the second claim never waited for the first's row lock")
