@@ -56,10 +56,13 @@
   when a channel layer is given or `TRUCO_TABLES` says so, else `inline`), `CHANNELS_REDIS_URL`
   (default REDIS_URL: the Channels layer between web servers and table hosts; without one the
   layer is in memory and the host runs inside the one web process: the embedded default),
-  `TRUCO_TABLE_LEASE_SECONDS` (how long a table stays a dead host's, default 10),
+  `TRUCO_CHANNEL_LAYER` (with Redis: `pubsub`, the default, or `core`: channels_redis' two
+  layers), `TRUCO_TABLE_LEASE_SECONDS` (how long a table stays a dead host's, default 10),
   `TRUCO_TABLE_IDLE_SECONDS` (an idle table gives its bot processes back, default 120),
   `TRUCO_TABLE_HOST_TABLES` (tables one host holds at most, default 500),
-  `TRUCO_TABLE_HOST_THREADS` (robots thinking at once on a host, default 64).
+  `TRUCO_TABLE_HOST_THREADS` (robots thinking at once on a host, default 64; they hold no
+  database connection), `TRUCO_TABLE_HOST_DB_THREADS` (a host's threads that read and write
+  the tables, a database connection each, default 8).
 - `TRUCO_OPEN_TABLE_HOURS`: a table still waiting for people this many hours after it was
   opened is abandoned: the lobby no longer offers it (default 12).
 - `DJANGO_DEBUG_PAGES` (default off) or `DJANGO_INTERNAL_IPS` (comma-separated addresses):
@@ -519,10 +522,12 @@ TRUCO_BOT_SEED_SECRET = (
 )
 # --- tables where people play (tables/host.py, tables/push.py) ----------------------------
 CHANNELS_REDIS_URL = os.environ.get("CHANNELS_REDIS_URL") or os.environ.get("REDIS_URL", "")
-# Opt-in: `pubsub`, channels_redis' pub/sub layer (messages delivered as Redis publishes them,
-# none kept for a reader not subscribed yet) in place of its core layer (lists and sorted sets
-# in Redis, read by a blocking pop per process).
-TRUCO_CHANNEL_LAYER = os.environ.get("TRUCO_CHANNEL_LAYER", "core")
+# `pubsub` (the default): channels_redis' pub/sub layer, messages delivered as Redis publishes
+# them, none kept for a reader not subscribed yet (a command unanswered is sent again, a table
+# nobody holds is claimed again: tables/routing.py). `core`: its core layer, lists and sorted
+# sets in Redis read by a blocking pop per process, whose queues were most of a slow decision's
+# time with a hundred people (docs/operations.md, bench_play).
+TRUCO_CHANNEL_LAYER = os.environ.get("TRUCO_CHANNEL_LAYER", "pubsub")
 if TRUCO_CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(
         f"TRUCO_CHANNEL_LAYER must be core or pubsub, not {TRUCO_CHANNEL_LAYER!r}"
@@ -573,6 +578,8 @@ TRUCO_TABLE_LEASE_SECONDS = env_int("TRUCO_TABLE_LEASE_SECONDS", 10)
 TRUCO_TABLE_IDLE_SECONDS = env_int("TRUCO_TABLE_IDLE_SECONDS", 120)
 TRUCO_TABLE_HOST_TABLES = env_int("TRUCO_TABLE_HOST_TABLES", 500)
 TRUCO_TABLE_HOST_THREADS = env_int("TRUCO_TABLE_HOST_THREADS", 64)
+# A host's database connections: its jobs that read and write the tables (tables/host.py).
+TRUCO_TABLE_HOST_DB_THREADS = env_int("TRUCO_TABLE_HOST_DB_THREADS", 8)
 TRUCO_OPEN_TABLE_HOURS = env_int("TRUCO_OPEN_TABLE_HOURS", 12)
 
 # Django's debug 404 lists every URL pattern: for the developer, never for the site's visitors.

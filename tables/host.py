@@ -132,9 +132,18 @@ class TableHost:
         self.lease = float(settings.TRUCO_TABLE_LEASE_SECONDS)
         self.idle = float(settings.TRUCO_TABLE_IDLE_SECONDS)
         self.capacity = int(settings.TRUCO_TABLE_HOST_TABLES)
+        # Two pools. The database's jobs (a decision written, a table rendered: milliseconds)
+        # run in a few threads, each keeping its connection; the robots' thinking (a bot
+        # process's reply: up to its time per decision) in many threads that keep none. One
+        # pool of 64 for both held a connection a thread: two hosts under 500 people opened
+        # more than PostgreSQL's 100 and their people were told "too many clients".
         self.pool = ThreadPoolExecutor(
-            max_workers=threads or int(settings.TRUCO_TABLE_HOST_THREADS),
+            max_workers=threads or int(settings.TRUCO_TABLE_HOST_DB_THREADS),
             thread_name_prefix="table",
+        )
+        self.robots = ThreadPoolExecutor(
+            max_workers=threads or int(settings.TRUCO_TABLE_HOST_THREADS),
+            thread_name_prefix="robots",
         )
         self.channel: str | None = None
         self.stopping = False
@@ -175,6 +184,7 @@ class TableHost:
         for match_id in list(self.held):
             await self.drop(match_id, release=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.robots.shutdown(wait=False, cancel_futures=True)
 
     async def run(self, function, *args, meter: Meter | None = None):
         """`function` in a thread of the host's pool, with fresh database connections; its
@@ -189,6 +199,24 @@ class TableHost:
                     return function(*args)
 
         return await asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+    async def think(self, table: LiveTable, until: float, meter: Meter | None = None) -> str:
+        """The table's robots think (LiveTable.think) in the robots' pool, the time counted as
+        the robot's; a connection the thinking opened (rare: it writes nothing) is closed, so
+        that the robots' threads hold none."""
+
+        def job():
+            try:
+                with writing_as_host():
+                    if meter is None:
+                        return table.think(until)
+                    with meter.spending("bot"):
+                        return table.think(until)
+            finally:
+                if connection.connection is not None:
+                    connection.close()
+
+        return await asyncio.get_running_loop().run_in_executor(self.robots, job)
 
     async def _receive(self, channel: str) -> None:
         layer = routing.layer()
@@ -393,7 +421,7 @@ class TableHost:
             if game.waiting_for_person and written and not await self.anyone_absent(held):
                 break
             version = table.version
-            status = await self.run(table.think, time.monotonic() + ADVANCE_SLICE_SECONDS)
+            status = await self.think(table, time.monotonic() + ADVANCE_SLICE_SECONDS)
             # What the robots played written and the table rendered in one job (two before).
             kept, states = await self.run(self.keep_and_render, held, version, status)
             if not kept:
@@ -578,7 +606,7 @@ class TableHost:
         # The table was rendered before the robot thinks, never while (its game changes in
         # the robot's thread), and nothing rebuilds it until the robot is done.
         thinking = asyncio.ensure_future(
-            self.run(self.think, table, time.monotonic() + ADVANCE_SLICE_SECONDS, meter)
+            self.think(table, time.monotonic() + ADVANCE_SLICE_SECONDS, meter)
         )
         done, _ = await asyncio.wait({thinking}, timeout=QUICK_REPLY_SECONDS)
         if not done:
@@ -596,14 +624,6 @@ class TableHost:
             meter.stamp("pushed")
         if not kept:
             raise TableError(CHANGED_MEANWHILE, 409)
-
-    @staticmethod
-    def think(table: LiveTable, until: float, meter: Meter | None = None) -> str:
-        """The table's robots think (LiveTable.think), the time counted as the robot's."""
-        if meter is None:
-            return table.think(until)
-        with meter.spending("bot"):
-            return table.think(until)
 
     def act_at_once(
         self, held: Held, message: dict[str, Any], meter: Meter | None = None
