@@ -202,8 +202,12 @@ class TableHost:
 
     async def think(self, table: LiveTable, until: float, meter: Meter | None = None) -> str:
         """The table's robots think (LiveTable.think) in the robots' pool, the time counted as
-        the robot's; a connection the thinking opened (rare: it writes nothing) is closed, so
-        that the robots' threads hold none."""
+        the robot's. Thinking writes nothing and reads only who is away, read first in the
+        database's pool; a connection it opened all the same is closed, so that the robots'
+        threads hold none."""
+
+        if table.presence_due():  # who is away: read here, where connections are kept
+            await self.run(table.presence)
 
         def job():
             try:

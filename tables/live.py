@@ -268,6 +268,15 @@ class LiveTable:
             and seen.get(s.player, since) < cutoff
         }
 
+    def presence_due(self) -> bool:
+        """Whether asking who is away would read the Presence rows now (someone not connected
+        to the host, and the last read over a second old): the host reads them first in a
+        thread that keeps a database connection, not in a robot's (tables/host.py)."""
+        people = {s.player for s in self.seats if s.is_human}
+        if self.game is None or (self.present is not None and people <= self.present):
+            return False
+        return self._presence is None or time.monotonic() - self._presence[0] > PRESENCE_SECONDS
+
     def presence(self) -> dict[int, Any]:
         """When each person was last seen by a request (Presence rows), read at most once a
         second: every decision asks who is away, and the answer changes by the second."""

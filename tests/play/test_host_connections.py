@@ -7,13 +7,17 @@ more than PostgreSQL's 100 and their people were told "too many clients"."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
 from django.db import connection
 
-from tables.host import TableHost
+from tables.host import Held, TableHost
 from tables.models import LiveMatch
+from tables.quick import quick_match
+from tables.services import open_match
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.postgres
 
@@ -21,6 +25,9 @@ pytestmark = pytest.mark.postgres
 class Thinker:
     """A table whose robots read the database while they think (a bundle's version looked up
     when its process starts) and take a moment doing it."""
+
+    def presence_due(self) -> bool:
+        return False
 
     def think(self, until: float) -> str:
         LiveMatch.objects.exists()
@@ -58,3 +65,34 @@ def test_robots_thinking_at_once_leave_the_host_no_more_connections_than_its_dat
         host.pool.shutdown(wait=True)
         host.robots.shutdown(wait=True)
     assert opened <= 2
+
+
+def test_who_is_away_is_read_in_the_database_threads_not_the_robots(settings):
+    """A table whose person plays through the REST API (not connected to the host) asks the
+    Presence rows who is away before its robots think: the host reads them in a thread that
+    keeps its connection, so a robot's thread opens none (a connection a decision, else)."""
+    user = UserFactory()
+    match = quick_match(user, variant="paulista", bot="random", games=1, turn_seconds=0)
+    open_match(match.pk, user, "10.0.0.1")
+    host = TableHost("presence-host")
+    assert host.leases.take(match.pk)
+    held = Held(match.pk)
+    assert host.rebuild(held)
+    table = held.table
+    read_in: list[str] = []
+    read = table.presence
+
+    def presence():  # where the rows are read (not where the second's copy is used)
+        before = table._presence
+        rows = read()
+        if table._presence is not before:
+            read_in.append(threading.current_thread().name)
+        return rows
+
+    table.presence = presence
+    try:
+        asyncio.run(host.think(table, time.monotonic() + 0.5))
+    finally:
+        host.pool.shutdown(wait=True)
+        host.robots.shutdown(wait=True)
+    assert read_in and all(name.startswith("table") for name in read_in), read_in
