@@ -250,9 +250,8 @@ class LiveTable:
         """The people's seats whose person has been away past the disconnection grace."""
         grace = self.settings.disconnect_grace_seconds
         since = self.live.started_at or timezone.now()
-        people = {s.player for s in self.seats if s.is_human}
-        if self.present is not None and people <= self.present:
-            return set()  # everyone connected to the host: nobody to stand in for
+        if self.everyone_connected():
+            return set()  # nobody to stand in for
         # When each was last seen: by the host (their connections) or by a request of theirs
         # (the REST API's players poll: Presence rows), whichever is later.
         seen = dict(self.presence())
@@ -268,12 +267,16 @@ class LiveTable:
             and seen.get(s.player, since) < cutoff
         }
 
+    def everyone_connected(self) -> bool:
+        """Whether every person of the table is connected to the host (`seen`)."""
+        people = {s.player for s in self.seats if s.is_human}
+        return self.present is not None and people <= self.present
+
     def presence_due(self) -> bool:
         """Whether asking who is away would read the Presence rows now (someone not connected
         to the host, and the last read over a second old): the host reads them first in a
         thread that keeps a database connection, not in a robot's (tables/host.py)."""
-        people = {s.player for s in self.seats if s.is_human}
-        if self.game is None or (self.present is not None and people <= self.present):
+        if self.game is None or self.everyone_connected():
             return False
         return self._presence is None or time.monotonic() - self._presence[0] > PRESENCE_SECONDS
 
