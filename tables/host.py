@@ -340,11 +340,13 @@ class TableHost:
         if release:
             await self.run(self.leases.release, match_id)
 
-    async def lost(self, match_ids: set[int]) -> None:
+    async def lost(self, claims: dict[int, int]) -> None:
         """Tables whose lease the renewal could not renew (another host holds them now, or
-        they are over) are dropped, their bots stopped."""
-        for match_id in match_ids:
-            await self.drop(match_id, release=False)
+        they are over) are dropped, their bots stopped: {table: the claim the renewal read}.
+        A table dropped and taken again since then is held by a newer claim, and kept."""
+        for match_id, claim in claims.items():
+            if self.leases.claim_of(match_id) == claim:
+                await self.drop(match_id, release=False)
 
     async def adopt(self) -> None:
         """Tables in play that no host holds (never claimed, or their host died: its leases ran

@@ -11,6 +11,11 @@ starting) a busy loop renewed late, leases lapsed, another host took tables that
 and their people were told "the table changed while you played". A renewal is one
 `UPDATE ... RETURNING` statement for all of a host's tables; the tables it did not renew (another
 host holds them now, or they are over) are handed back to the host (`lost`) to drop.
+
+Each hold of a table is a claim with a number of its own (`claim_of`). The renewal hands back
+the claims it read, not bare tables: a host that dropped a table and took it again while a
+renewal was under way keeps its new claim, where a bare table number had it drop the table it
+had just taken, and its person waited a lease for the next host.
 """
 
 from __future__ import annotations
@@ -47,26 +52,40 @@ def renew_sql(count: int) -> str:
 class Leases:
     """The leases a host named `name` holds, each `seconds` long. `owned` is what the renewals
     renew: the host adds a table once it holds its lease and takes it away when it drops it
-    (from its event loop; the renewal thread reads it under `lock`)."""
+    (from its event loop; the renewal thread reads it under `lock`). Each hold is a claim
+    numbered apart (`claims`), so that a renewal's news about one claim never drops the next."""
 
     def __init__(self, name: str, seconds: float):
         self.name = name
         self.seconds = float(seconds)
         self.lock = threading.Lock()
-        self._owned: set[int] = set()
+        self._claims: dict[int, int] = {}  # table -> the number of the claim that holds it
+        self._numbered = 0
 
     # --- what the host holds ------------------------------------------------------------------
     def owned(self) -> list[int]:
         with self.lock:
-            return sorted(self._owned)
+            return sorted(self._claims)
 
-    def hold(self, match_id: int) -> None:
+    def claims(self) -> dict[int, int]:
+        """The tables held, each with the number of its claim."""
         with self.lock:
-            self._owned.add(match_id)
+            return dict(self._claims)
+
+    def claim_of(self, match_id: int) -> int | None:
+        with self.lock:
+            return self._claims.get(match_id)
+
+    def hold(self, match_id: int) -> int:
+        """Hold table `match_id` under a new claim; the claim's number."""
+        with self.lock:
+            self._numbered += 1
+            self._claims[match_id] = self._numbered
+            return self._numbered
 
     def let_go(self, match_id: int) -> None:
         with self.lock:
-            self._owned.discard(match_id)
+            self._claims.pop(match_id, None)
 
     # --- the rows -------------------------------------------------------------------------
     def until(self):
@@ -116,11 +135,11 @@ class Leases:
 
 class Renewer(threading.Thread):
     """Renews a host's leases every `every` seconds and beats, in this thread with its own
-    database connection, whatever the host's event loop is busy with; the tables whose lease
-    it could not renew go to `lost` (called from this thread: the host hands them to its
-    loop)."""
+    database connection, whatever the host's event loop is busy with; the claims whose lease
+    it could not renew go to `lost` as {table: claim number} (called from this thread: the
+    host hands them to its loop)."""
 
-    def __init__(self, leases: Leases, every: float, lost: Callable[[set[int]], None]):
+    def __init__(self, leases: Leases, every: float, lost: Callable[[dict[int, int]], None]):
         super().__init__(name=f"leases {leases.name}", daemon=True)
         self.leases = leases
         self.every = every
@@ -137,9 +156,9 @@ class Renewer(threading.Thread):
     def renew_once(self) -> None:
         try:
             close_old_connections()
-            owned = self.leases.owned()
-            kept = self.leases.renew(owned)
-            gone = set(owned) - kept
+            claims = self.leases.claims()
+            kept = self.leases.renew(claims)
+            gone = {match_id: claim for match_id, claim in claims.items() if match_id not in kept}
             if gone:
                 self.lost(gone)
             self.leases.beat()

@@ -48,7 +48,7 @@ def test_a_busy_host_keeps_its_tables_its_thread_renews_their_leases():
     for match_id in tables:
         assert mine.take(match_id)
         mine.hold(match_id)
-    lost: list[set[int]] = []
+    lost: list[dict[int, int]] = []
     renewer = Renewer(mine, LEASE / 3, lost.append)
     renewer.start()
     try:
@@ -89,12 +89,13 @@ def test_a_renewal_is_one_statement_and_says_which_tables_the_host_lost():
     assert LiveMatch.objects.get(match_id=held).host_lease_until > before
     assert holder(taken) == "host-b"
 
-    lost: list[set[int]] = []
+    claims = mine.claims()
+    lost: list[dict[int, int]] = []
     renewer = Renewer(mine, LEASE / 3, lost.append)
     done = threading.Thread(target=renewer.renew_once)
     done.start()
     done.join(10)
-    assert lost == [{taken, over}]
+    assert lost == [{taken: claims[taken], over: claims[over]}]  # the claims it read
 
 
 def test_a_table_given_back_is_another_hosts_at_once():

@@ -186,7 +186,7 @@ def test_a_table_whose_lease_was_lost_is_dropped_and_no_longer_renewed(layer):
         host.channel = await layer.new_channel()
         await host.claim(13)
         await host.claim(14)
-        await host.lost({13})  # what the renewal thread hands the loop
+        await host.lost({13: host.leases.claim_of(13)})  # what the renewal thread hands the loop
 
     try:
         asyncio.run(scene())
@@ -194,6 +194,32 @@ def test_a_table_whose_lease_was_lost_is_dropped_and_no_longer_renewed(layer):
         host.pool.shutdown(wait=False)
     assert list(host.held) == [14]
     assert host.leases.owned() == [14]
+
+
+def test_a_table_taken_again_while_a_renewal_read_the_old_claim_is_kept(layer):
+    """The renewal thread read the host's claims; meanwhile the host dropped a table and took
+    it again; the renewal, not finding the old claim's lease, said it was lost. Dropping the
+    table then dropped the new claim, and its person waited a whole lease for another host."""
+    host = SlowClaimHost()
+
+    async def scene():
+        host.channel = await layer.new_channel()
+        await host.claim(15)
+        read = host.leases.claims()  # what a renewal under way read
+        await host.drop(15, release=False)
+        await host.claim(15)  # taken again, under a new claim
+        await host.lost({15: read[15]})  # the renewal's news about the old claim
+        again = host.held.get(15)
+        await host.lost({15: host.leases.claim_of(15)})  # news about the claim that holds it
+        return again
+
+    try:
+        again = asyncio.run(scene())
+    finally:
+        host.pool.shutdown(wait=False)
+    assert again is not None, "the new claim was dropped on the old claim's news"
+    assert host.taken == 2
+    assert list(host.held) == [] and host.leases.owned() == []
 
 
 def test_a_late_answer_reaches_its_sender_on_a_layer_that_forgets_a_read_it_gave_up(
