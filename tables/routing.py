@@ -19,11 +19,11 @@ import asyncio
 import uuid
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from tables import loop_thread
 from tables.live import TableError
 from tables.models import LiveMatch
 
@@ -155,22 +155,26 @@ def held_by_a_host(match_id: int) -> bool:
 
 
 def ask(match_id: int, command: str, **fields: Any) -> dict[str, Any]:
-    """`ask_async` from synchronous code (a REST request)."""
-    return async_to_sync(ask_async)(match_id, command, **fields)
+    """`ask_async` from synchronous code (a REST request), on the process's event loop
+    (tables/loop_thread.py)."""
+    return loop_thread.call(ask_async, match_id, command, **fields)
 
 
 def changed(match_id: int) -> None:
     """The table changed outside its host (opened, dealt, its options, a vote): its host builds
     it again from the database and pushes it; a table nobody holds is claimed."""
-    send = async_to_sync(layer().group_send)
-    send(table_group(match_id), {"type": "table.command", "match": match_id, "command": "changed"})
+    loop_thread.call(
+        layer().group_send,
+        table_group(match_id),
+        {"type": "table.command", "match": match_id, "command": "changed"},
+    )
     held = LiveMatch.objects.filter(match_id=match_id, host_lease_until__gt=timezone.now()).exists()
     if not held:
-        async_to_sync(claim)(match_id)
+        loop_thread.call(claim, match_id)
 
 
 def chat_said(match_id: int, message: dict[str, Any]) -> None:
     """A line of the table's chat, pushed to whoever watches the table."""
-    async_to_sync(layer().group_send)(
-        chat_group(match_id), {"type": "table.chat", "message": message}
+    loop_thread.call(
+        layer().group_send, chat_group(match_id), {"type": "table.chat", "message": message}
     )

@@ -1,0 +1,58 @@
+"""One event loop a process, in a thread of its own, for synchronous code that talks to the table
+hosts over the channel layer (tables/routing.py): a REST request in gunicorn's threads, a page's
+form, a Celery task.
+
+`async_to_sync`, called where no event loop runs, makes a new loop for each call, and channels_redis
+keeps its Redis connections per loop: every REST action opened a Redis connection and, on the
+pub/sub layer, subscribed anew (with 100 people playing through the API an action took 230 ms of
+server time at p50). This loop lives as long as the process, and its connections with it.
+
+Code that runs under an event loop already (a sync view of the ASGI server, through
+`sync_to_async`) goes to that loop, as `async_to_sync` does; so does the in-memory layer of the
+embedded default, whose queues belong to the loop of the one process that serves and hosts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+_pid: int | None = None
+
+
+def process_loop() -> asyncio.AbstractEventLoop:
+    """The process's loop, started on first use. A forked child (gunicorn's workers) has not the
+    parent's thread, so it starts its own."""
+    global _loop, _pid
+    with _lock:
+        if _loop is None or _pid != os.getpid() or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="table calls", daemon=True).start()
+            _loop, _pid = loop, os.getpid()
+        return _loop
+
+
+def under_an_event_loop() -> bool:
+    """Whether this thread runs for an event loop of this process (asgiref's sync_to_async)."""
+    local = SyncToAsync.threadlocal
+    return (
+        getattr(local, "main_event_loop_pid", None) == os.getpid()
+        and getattr(local, "main_event_loop", None) is not None
+    )
+
+
+def call(function: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+    """`await function(*args, **kwargs)` from synchronous code, on the process's loop."""
+    if under_an_event_loop() or isinstance(get_channel_layer(), InMemoryChannelLayer):
+        return async_to_sync(function)(*args, **kwargs)
+    return asyncio.run_coroutine_threadsafe(function(*args, **kwargs), process_loop()).result()
