@@ -260,7 +260,9 @@ class TableHost:
 
     async def reply(self, message: dict[str, Any], answer: dict[str, Any]) -> None:
         if message.get("reply"):
-            await routing.layer().send(message["reply"], {"type": "table.reply", **answer})
+            # The command's id tells its sender's desk whose answer it is (routing.ReplyDesk).
+            reply = {"type": "table.reply", **answer, "id": message.get("id")}
+            await routing.layer().send(message["reply"], reply)
 
     async def command(self, message: dict[str, Any]) -> None:
         match_id = int(message["match"])

@@ -3,7 +3,8 @@ layer (Redis in the production shape, in memory in the embedded default's one pr
 
 - Each table host reads the claims channel `tables.hosts` (each message goes to one host) and
   its own channel; a host that holds table N is the member of the group `table.N`.
-- A command to a table goes to its group. The host answers with the outcome, or first that it
+- A command to a table goes to its group, with the channel its answer goes to (one a sender's
+  event loop, `ReplyDesk`) and its id. The host answers with the outcome, or first that it
   has it (`ack`) when the outcome takes longer than a moment. With no answer in ACK_SECONDS,
   the sender asks the database whether a host holds the table's lease: if one does, it is busy,
   not gone, and the sender waits on (sending the command again would have it done twice); if
@@ -16,7 +17,9 @@ layer (Redis in the production shape, in memory in the embedded default's one pr
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -26,6 +29,8 @@ from django.utils import timezone
 from tables import loop_thread
 from tables.live import TableError
 from tables.models import LiveMatch
+
+log = logging.getLogger(__name__)
 
 HOSTS_CHANNEL = "tables.hosts"
 ACK_SECONDS = 1.5  # a host answers at once that it has the command; past this, ask who holds it
@@ -59,43 +64,100 @@ async def ask_async(match_id: int, command: str, **fields: Any) -> dict[str, Any
     """Send `command` to the table's host and wait for its outcome: a dict, or TableError (the
     host's refusal, with its HTTP status)."""
     channels = layer()
-    reply = await channels.new_channel()
-    replies = Replies(channels, reply)
+    desk = ReplyDesk.of(channels)
+    command_id = uuid.uuid4().hex
+    replies = Replies(desk, command_id)
     try:
-        return await _ask(channels, replies, reply, match_id, command, fields)
+        reply = await desk.open()
+        return await _ask(channels, replies, reply, command_id, match_id, command, fields)
     finally:
         replies.close()
 
 
-class Replies:
-    """The answers on a command's reply channel, read by one task for as long as the command
-    waits: a wait that times out never cancels a read of the channel layer (the pub/sub layer
-    unsubscribes a channel whose read is cancelled, and an answer that came after was lost)."""
+class ReplyDesk:
+    """The replies to one event loop's commands: one channel, read by one task as long as the
+    loop runs, each reply handed to the command that waits for it by its id (hosts answer
+    with the command's id).
 
-    def __init__(self, channels, reply: str):
-        self.queue: asyncio.Queue = asyncio.Queue()
-        self.task = asyncio.ensure_future(self._read(channels, reply))
+    A channel a command, subscribed and read for it alone, cost the pub/sub layer a subscribe
+    and an unsubscribe under its connection's lock; and in a process where no other channel
+    was subscribed (a gunicorn worker between requests) channels_redis' reader slept 100 ms
+    between looks, so a REST request waited 100 ms for an answer already there. The one read
+    is never cancelled: the pub/sub layer unsubscribes a channel whose read is, and an answer
+    that came after was lost."""
 
-    async def _read(self, channels, reply: str) -> None:
+    _desks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def __init__(self, channels):
+        self.channels = channels
+        self.channel: str | None = None
+        self.reader: asyncio.Task | None = None
+        self.waiting: dict[str, asyncio.Queue] = {}
+        self.opening = asyncio.Lock()
+
+    @classmethod
+    def of(cls, channels) -> ReplyDesk:
+        """The running loop's desk on the layer `channels`."""
+        loop = asyncio.get_running_loop()
+        desk = cls._desks.get(loop)
+        if desk is None or desk.channels is not channels:
+            desk = cls._desks[loop] = cls(channels)
+        return desk
+
+    async def open(self) -> str:
+        """The desk's channel, its reader running."""
+        async with self.opening:
+            if self.channel is None or self.reader is None or self.reader.done():
+                self.channel = await self.channels.new_channel()
+                self.reader = asyncio.ensure_future(self._read(self.channel))
+        return self.channel
+
+    async def _read(self, channel: str) -> None:
         while True:
-            self.queue.put_nowait(await channels.receive(reply))
+            try:
+                message = await self.channels.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis away a moment: read again, never stop reading
+                log.exception("the replies of table commands could not be read; reading again")
+                await asyncio.sleep(0.5)
+                continue
+            waiting = self.waiting.get(message.get("id"))
+            if waiting is not None:  # else its command gave up waiting: nobody to tell
+                waiting.put_nowait(message)
+
+
+class Replies:
+    """The answers to one command, as its loop's desk hands them over."""
+
+    def __init__(self, desk: ReplyDesk, command_id: str):
+        self.desk = desk
+        self.command_id = command_id
+        self.queue: asyncio.Queue = asyncio.Queue()
+        desk.waiting[command_id] = self.queue
 
     async def get(self, seconds: float) -> dict[str, Any]:
         return await asyncio.wait_for(self.queue.get(), seconds)
 
     def close(self) -> None:
-        self.task.cancel()
+        self.desk.waiting.pop(self.command_id, None)
 
 
 async def _ask(
-    channels, replies: Replies, reply: str, match_id: int, command: str, fields: dict[str, Any]
+    channels,
+    replies: Replies,
+    reply: str,
+    command_id: str,
+    match_id: int,
+    command: str,
+    fields: dict[str, Any],
 ) -> dict[str, Any]:
     message = {
         "type": "table.command",
         "match": match_id,
         "command": command,
         "reply": reply,
-        "id": uuid.uuid4().hex,
+        "id": command_id,
         **fields,
     }
     for _attempt in range(TRIES):

@@ -54,7 +54,8 @@ class StandInHost(threading.Thread):
         while True:
             message = await self.layer.receive(channel)
             self.heard += 1
-            await self.layer.send(message["reply"], {"type": "table.reply", "heard": self.heard})
+            answer = {"type": "table.reply", "heard": self.heard, "id": message["id"]}
+            await self.layer.send(message["reply"], answer)
 
 
 def connections_received() -> int:

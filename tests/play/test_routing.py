@@ -42,7 +42,9 @@ async def stand_in_host(layer, match_id: int, *, delay: float, heard: list, join
             message = await layer.receive(channel)
             heard.append(message["id"])
             await asyncio.sleep(delay)
-            await layer.send(message["reply"], {"type": "table.reply", "ok": True})
+            await layer.send(
+                message["reply"], {"type": "table.reply", "ok": True, "id": message["id"]}
+            )
     finally:
         if claimed is not None:
             claimed.cancel()
