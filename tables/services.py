@@ -29,12 +29,13 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from engine.session import OVER, WAITING
 from players.models import Player
 from players.people import player_of
+from stack import metering
 from tables import routing
 from tables.chips import locked_wallets, wallet_of
 from tables.live import (
@@ -47,7 +48,7 @@ from tables.live import (
 )
 from tables.models import LiveMatch, Presence, TableSettings, settings_of
 from tournaments import dispatch
-from tournaments.models import Match, Tournament
+from tournaments.models import Entrant, Match, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -336,6 +337,22 @@ def seated_player(match: Match, user) -> Player | None:
     return None
 
 
+def seated_player_id(match_id: int, user) -> int | None:
+    """The id of the user's player at a human seat of match `match_id`, in one query (a
+    decision sent to a table host reads no more: the request that loaded the match and its
+    members first spent two queries more, under load a tenth of a second), else None."""
+    of_the_match = Match.objects.filter(pk=match_id).filter(
+        Q(entrant_a_id=OuterRef("entrant_id")) | Q(entrant_b_id=OuterRef("entrant_id"))
+    )
+    return (
+        Entrant.members.through.objects.filter(
+            Exists(of_the_match), player__user_id=user.pk, entrant__bot__isnull=True
+        )
+        .values_list("player_id", flat=True)
+        .first()
+    )
+
+
 def refuse_stranger(match: Match, user) -> None:
     """The refusal of someone who does not play in the match (a stranger learns no more than
     that the seat is not theirs)."""
@@ -364,17 +381,19 @@ def act(
     if not user or not user.is_authenticated:
         raise PlayError("you do not play in this match", 403)
     if hosted():
-        match = load_match(match_id)
-        player = seated_player(match, user)
-        if player is None:
-            refuse_stranger(match, user)
+        # The host reads nothing for a decision; the request reads only who is acting.
+        player_id = seated_player_id(match_id, user)
+        if player_id is None:
+            refuse_stranger(load_match(match_id), user)
         extra = {}
         if viewer_language is not None:
-            extra = {"viewer": f"p{player.pk}", "language": viewer_language}
+            extra = {"viewer": f"p{player_id}", "language": viewer_language}
+        if metering.enabled():  # the benchmark's stages: when this server heard the decision
+            extra["received"] = time.time()
         return routing.ask(
             match_id,
             "act",
-            player=player.pk,
+            player=player_id,
             action=action,
             seat=seat,
             turn=turn,

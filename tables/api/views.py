@@ -4,6 +4,7 @@ acts only for their own seats; everyone else gets the spectator's view (if the t
 from __future__ import annotations
 
 import ipaddress
+import json
 import threading
 import time
 from contextlib import contextmanager
@@ -260,7 +261,10 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         # The table as the decision left it, without reading it again: the host's rendering
         # for this person, or the table this request played (inline).
         if isinstance(after, dict) and after.get("state") is not None:
-            return Response(after["state"])
+            response = Response(after["state"])
+            if "meter" in after:  # the load benchmark's stages (TRUCO_BENCH_METRICS)
+                response["X-Table-Meter"] = json.dumps(after["meter"])
+            return response
         if isinstance(after, LiveTable):
             try:
                 return Response(

@@ -67,20 +67,22 @@ class Tally:
         if not all(k in stamps for k in ("received", "heard", "started", "pushed")):
             return
         ms = {k: 1000 * v for k, v in stamps.items()}
-        ms["at"] = 1000 * at if at is not None else ms["pushed"]  # the ASGI server sent it
+        # When the server had the state to send: the ASGI server's stamp (push), or the host's
+        # answer to the web server's request (REST, which answers with the state).
+        ms["at"] = 1000 * at if at is not None else ms.get("answered", ms["pushed"])
         instant = spent.get("instant_bot", 0.0)
         bot = spent.get("bot", 0.0) + instant
         server = float(meter.get("server_ms") or 0) - instant
         held = ms["pushed"] - ms["started"]
         self.stages.append(
             {
-                "to the ASGI server": ms["received"] - 1000 * sent,
+                "to the server": ms["received"] - 1000 * sent,
                 "to the table host": ms["heard"] - ms["received"],
                 "waiting for the table": ms["started"] - ms["heard"],
                 "server work (SQL, render)": server,
                 "bot reply": bot,
                 "host hops (threads, loop)": max(0.0, held - server - bot),
-                "to the ASGI server's socket": ms["at"] - ms["pushed"],
+                "back to the server": ms["at"] - ms["pushed"],
                 "to the person": 1000 * seen - ms["at"],
                 "total": 1000 * (seen - sent),
             }
@@ -261,10 +263,12 @@ async def play_over_rest(
         action, seat = decision
         turn = state.get("turn")
         sent_at = time.monotonic()
+        sent_wall = time.time()
         status, answer, headers = await http.call(
             "POST", path + "act/", person.token, {"action": action, "seat": seat, "turn": turn}
         )
         tally.meter("rest act", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+        answered_at = time.time()
         tally.actions += 1
         if first:
             tally.first_acts.append(sent_at)
@@ -273,6 +277,11 @@ async def play_over_rest(
             tally.errors.append(f"{person.name}: act {status} {answer}")
             return
         state = answer
+        if headers.get("X-Table-Meter") and (
+            state["status"] in ("done", "cancelled")
+            or (state.get("your_turn") and state.get("turn") != turn)
+        ):  # the act's answer is the next decision: its stages, from the host's stamps
+            tally.staged(sent_wall, answered_at, json.loads(headers["X-Table-Meter"]))
         while time.monotonic() < deadline:
             if state["status"] in ("done", "cancelled") or (
                 state.get("your_turn") and state.get("turn") != turn

@@ -199,12 +199,12 @@ class Command(BaseCommand):
             )
 
     def write_stages(self, stages: list[dict[str, float]]) -> None:
-        """Where a push decision's time goes, stage by stage (the host's stamps, this
+        """Where a decision's time goes, stage by stage (the host's stamps, this
         machine's clock): p50, p95 and the mean of each, and each stage's share of the
         slowest twentieth of decisions (what to make faster for the p95)."""
         slow = sorted(stages, key=lambda s: s["total"])[int(0.95 * len(stages)) :]
         self.stdout.write(
-            f"stages of a decision ({len(stages)} push decisions)   p50     p95    mean  "
+            f"stages of a decision ({len(stages)} decisions)   p50     p95    mean  "
             "share of the slowest 5%"
         )
         slow_total = sum(s["total"] for s in slow) or 1.0
