@@ -130,6 +130,13 @@ class Model:
         """The chance a seat holding `points` accepts a chain worth `worth` if accepted."""
         return above(points, min(ACCEPT_CAP, self.accept_at + stake_step(worth)))
 
+    def takes_raise(self, points: float, opened: str, worth: int, before: int) -> float:
+        """The chance a seat that opened the chain with `opened`, holding `points`, accepts our
+        raise of it from `before` to `worth`: it bet on its points, and takes a raise with
+        little more than it opened with (a raise over a call is for value, not a bluff)."""
+        shift = STEP.get(opened, 0.0) + 0.5 * stake_step(2 * worth / max(before, 1))
+        return above(points, min(ACCEPT_CAP, self.open_at + shift))
+
     def raises(self, points: float, call: str) -> float:
         return BLUFF + (1 - BLUFF) * above(
             points, self.accept_at + RAISE_OVER_ACCEPT + STEP.get(call, 0.0)
@@ -242,8 +249,8 @@ def beats(points: int, theirs: int, mano: bool) -> bool:
 
 
 def we_win_ties(obs: Observation) -> bool:
-    """Ties go to the seat earliest from the mano: ours when we are the mano's team's first
-    seat, or (with partners) nearer the mano than the other side's nearer seat."""
+    """Ties go to the seat earliest from the mano: taken as ours when the mano is of our team
+    (exact with two players; with partners, the seat that ties may be either)."""
     return obs.mano % 2 == obs.team
 
 
@@ -283,9 +290,15 @@ class EnvidoEV:
         counted as accepted), our points against their accepting hands."""
         values = self.obs.bet_values[call]
         worth = max(values.get("won", 2), values.get("lost", 2))
+        calls = list(self.obs.extra.get("envido_calls", ()))
+        raising = self.obs.extra.get("envido_status") == "pending" and calls
+        before = chain_worth(self.obs)
         taken = beaten = 0.0
         for p, w in self.spread:
-            a = w * self.model.accepts(p, worth)
+            if raising:
+                a = w * self.model.takes_raise(p, calls[0], worth, before)
+            else:
+                a = w * self.model.accepts(p, worth)
             taken += a
             if beats(self.points, p, self.mano):
                 beaten += a
