@@ -50,9 +50,9 @@ STAKE_CAP = 7.0
 ACCEPT_CAP = 30.0
 # A raise over a call shows more than an acceptance of it.
 RAISE_OVER_ACCEPT = 2.0
-# What a call of ours below what the rules of thumb bet must add to the chance to win the game:
-# the rates it rests on are estimates.
-MARGIN = 0.004
+# What a call of ours must add to the chance to win the game, in points at this score (a tenth
+# of what one more point is worth): the rates it rests on are estimates.
+MARGIN = 0.1
 
 
 @lru_cache(maxsize=4)
@@ -325,6 +325,7 @@ def decide(obs: Observation, profile) -> str | None:
     if not options:
         return None
     if "accept" not in options:
-        options[""] = ev.game() + MARGIN  # no call: the game as it stands
+        point = max(ev.game(mine=1) - ev.game(), 0.0)
+        options[""] = ev.game() + MARGIN * point  # no call: the game as it stands
     best = max(options, key=options.get)
     return best or None

@@ -121,3 +121,13 @@ def test_expert_envido_by_expected_value_is_an_option():
 
     assert made(envido_ev=True).adaptive.envido_ev
     assert not made(envido_ev=False).adaptive.envido_ev
+
+
+def test_the_mano_with_33_does_not_call_a_falta_envido_worth_less_than_a_real_envido():
+    """At 10 to 29 the falta envido is worth the 1 point the leader lacks (RULES: what the
+    leading team lacks): won or refused, 1; a real envido refused is 1 and accepted 3, all ours
+    with 33 as the mano."""
+    state = argentino("7e 6e 12c", score=(10, 29))
+    obs = state.observation(0)
+    assert obs.bet_values["falta_envido"] == {"won": 1, "lost": 1, "refused": 1}
+    assert decide(state) in ("envido", "real_envido")
