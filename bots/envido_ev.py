@@ -13,8 +13,10 @@ its best half.
 
 What the other side answers to a call of ours is modelled the same way: it accepts with its hands
 above its acceptance threshold (a larger bet: a little higher), and its raises are counted as
-acceptances. Only the variant's own side-bet arithmetic (engine/side_bets.py) and the
-observation's `bet_values` are used, never a card this seat may not see.
+acceptances; a raise of ours over their call is taken by their best hands, as large a share as
+they took of our raises in the match. Only the variant's own side-bet arithmetic
+(engine/side_bets.py) and the observation's `bet_values` are used, never a card this seat may
+not see.
 """
 
 from __future__ import annotations
@@ -130,17 +132,26 @@ class Model:
         """The chance a seat holding `points` accepts a chain worth `worth` if accepted."""
         return above(points, min(ACCEPT_CAP, self.accept_at + stake_step(worth)))
 
-    def takes_raise(self, points: float, opened: str, worth: int, before: int) -> float:
-        """The chance a seat that opened the chain with `opened`, holding `points`, accepts our
-        raise of it from `before` to `worth`: it bet on its points, and takes a raise with
-        little more than it opened with (a raise over a call is for value, not a bluff)."""
-        shift = STEP.get(opened, 0.0) + 0.5 * stake_step(2 * worth / max(before, 1))
-        return above(points, min(ACCEPT_CAP, self.open_at + shift))
-
     def raises(self, points: float, call: str) -> float:
+        """The chance a seat holding `points` raises our envido chain with `call`."""
         return BLUFF + (1 - BLUFF) * above(
             points, self.accept_at + RAISE_OVER_ACCEPT + STEP.get(call, 0.0)
         )
+
+
+def top_share(spread: list[tuple[int, float]], share: float) -> dict[int, float]:
+    """Each point value's chance to be among the best `share` of `spread` (a seat that takes
+    that share of our raises takes them with its best hands)."""
+    left = min(max(share, 0.0), 1.0)
+    out: dict[int, float] = {}
+    for points, w in sorted(spread, reverse=True):
+        if w <= 0:
+            out[points] = 0.0
+            continue
+        taken = min(w, left)
+        out[points] = taken / w
+        left -= taken
+    return out
 
 
 def stake_step(worth: int) -> float:
@@ -290,15 +301,13 @@ class EnvidoEV:
         counted as accepted), our points against their accepting hands."""
         values = self.obs.bet_values[call]
         worth = max(values.get("won", 2), values.get("lost", 2))
-        calls = list(self.obs.extra.get("envido_calls", ()))
-        raising = self.obs.extra.get("envido_status") == "pending" and calls
-        before = chain_worth(self.obs)
+        raising = self.obs.extra.get("envido_status") == "pending"
+        if raising:  # they called: they take our raise as often as they took our raises
+            rate = self.profile.envido_raise_taken.value if self.profile is not None else 0.8
+            takes = top_share(self.spread, rate)
         taken = beaten = 0.0
         for p, w in self.spread:
-            if raising:
-                a = w * self.model.takes_raise(p, calls[0], worth, before)
-            else:
-                a = w * self.model.accepts(p, worth)
+            a = w * (takes[p] if raising else self.model.accepts(p, worth))
             taken += a
             if beats(self.points, p, self.mano):
                 beaten += a

@@ -77,6 +77,9 @@ class OpponentProfile:
         # Argentino: how often they refuse an envido chain we open (a raise is not a refusal).
         # A side that accepts only good points makes any envido of ours worth a point.
         self.envido_refuse = Rate(0.5, 6)
+        # Argentino: how often they take (accept or raise again) our raise over their own envido
+        # call. A side that opened on its points refuses a raise only with its poorest hands.
+        self.envido_raise_taken = Rate(0.8, 4)
         self.seen: set = set()
 
     def learn(self, my_team: int, hand: Mapping, key=None) -> None:
@@ -122,6 +125,10 @@ class OpponentProfile:
                         a == "truco" for s, a in history[:i] if s % 2 == my_team
                     )
                     (self.raise_win if raised_ours else self.called_win).add(theirs_scored)
+            if action in ENVIDO_CALLS and not theirs and opened_envido:
+                reply = _envido_reply(history, i, seat)
+                if reply is not None:
+                    self.envido_raise_taken.add(reply != "refuse")
             if action in ENVIDO_CALLS and not theirs and not (opened_envido or we_opened_envido):
                 we_opened_envido = True
                 reply = _envido_reply(history, i, seat)

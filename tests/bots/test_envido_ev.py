@@ -73,6 +73,16 @@ def test_an_envido_call_makes_their_good_points_likelier_and_a_pass_their_poor_o
     assert opened > passed + 3
 
 
+def test_a_raise_of_our_envido_makes_their_good_points_likelier_than_an_acceptance():
+    # Seat 0 (the mano) called the envido; seat 1 raised it, or accepted it.
+    raised = act(argentino("4o 5c 12b", "7e 1e 12c"), "0 envido", "1 real_envido")
+    assert raised.to_act == 0
+    accepted = act(argentino("4o 5c 12b", "7e 1e 12c"), "0 play 4o", "1 envido", "0 envido")
+    assert accepted.to_act == 1
+    prior = envido_ev.their_spread(argentino("4o 5c 12b").observation(0), None)
+    assert spread_mean(raised) > sum(p * w for p, w in prior) + 3
+
+
 def test_the_mano_with_33_calls_and_never_refuses():
     """33 is the most envido points there are, and the mano wins ties: every accepted chain is
     won, so any call is worth more than none, and any envido chain is accepted or raised."""
