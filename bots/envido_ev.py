@@ -47,6 +47,9 @@ STEP = {"envido": 0.0, "real_envido": 1.0, "falta_envido": 2.0}
 # envido for the game with 30 points or so.
 STAKE = 2.5
 STAKE_CAP = 7.0
+# How many of our calls the stake's threshold counts for, against those the profile saw refused
+# or accepted (a side that takes a real envido as readily as an envido shows it soon).
+PRIOR_CALLS = 4.0
 # Whatever the profile says, a seat takes any chain with more points than this (so that a bluff
 # is never taken for free).
 ACCEPT_CAP = 30.0
@@ -103,6 +106,19 @@ def prior_threshold(variant: str, deck_name: str, share: float) -> float:
     return 0.0
 
 
+@lru_cache(maxsize=8)
+def _prior_counts(variant: str, deck_name: str) -> tuple[tuple[int, float], ...]:
+    _bit, hands = _all_hands(variant, deck_name)
+    counts = Counter(points for _m, points, _f in hands)
+    total = sum(counts.values())
+    return tuple(sorted((p, n / total) for p, n in counts.items()))
+
+
+def share_below(variant: str, deck_name: str, threshold: float) -> float:
+    """The share of random hands a soft `threshold` on the points turns down."""
+    return sum(m * (1.0 - above(p, threshold)) for p, m in _prior_counts(variant, deck_name))
+
+
 def sigmoid(x: float) -> float:
     if x < -30:
         return 0.0
@@ -120,6 +136,7 @@ class Model:
 
     def __init__(self, variant: str, deck_name: str, profile):
         self.variant, self.deck_name = variant, deck_name
+        self.profile = profile
         opens = profile.envido_rate.value if profile is not None else 0.3
         refuses = profile.envido_refuse.value if profile is not None else 0.5
         self.open_at = prior_threshold(variant, deck_name, opens)
@@ -128,9 +145,22 @@ class Model:
     def opens(self, points: float, call: str) -> float:
         return BLUFF + (1 - BLUFF) * above(points, self.open_at + STEP.get(call, 0.0))
 
-    def accepts(self, points: float, worth: int) -> float:
-        """The chance a seat holding `points` accepts a chain worth `worth` if accepted."""
-        return above(points, min(ACCEPT_CAP, self.accept_at + stake_step(worth)))
+    def accepts(self, points: float, worth: int, call: str = "envido") -> float:
+        """The chance a seat holding `points` accepts our chain opened with `call`, worth
+        `worth` if accepted: above the envido's threshold moved up by the stake, unless the
+        profile saw how often it refused that call (then that share of its hands, the stake's
+        threshold counting as PRIOR_CALLS of them)."""
+        return above(points, self.accept_threshold(worth, call))
+
+    @lru_cache(maxsize=64)  # noqa: B019 (a Model lives for one decision)
+    def accept_threshold(self, worth: int, call: str) -> float:
+        threshold = min(ACCEPT_CAP, self.accept_at + stake_step(worth))
+        seen = getattr(self.profile, "envido_refuse_by", {}).get(call)
+        if seen is None or seen.total <= 0:
+            return threshold
+        prior = share_below(self.variant, self.deck_name, threshold)
+        refused = (seen.hits + prior * PRIOR_CALLS) / (seen.total + PRIOR_CALLS)
+        return min(ACCEPT_CAP, prior_threshold(self.variant, self.deck_name, 1.0 - refused))
 
     def raises(self, points: float, call: str) -> float:
         """The chance a seat holding `points` raises our envido chain with `call`."""
@@ -307,7 +337,7 @@ class EnvidoEV:
             takes = top_share(self.spread, rate)
         taken = beaten = 0.0
         for p, w in self.spread:
-            a = w * (takes[p] if raising else self.model.accepts(p, worth))
+            a = w * (takes[p] if raising else self.model.accepts(p, worth, call))
             taken += a
             if beats(self.points, p, self.mano):
                 beaten += a

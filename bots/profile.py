@@ -77,6 +77,9 @@ class OpponentProfile:
         # Argentino: how often they refuse an envido chain we open (a raise is not a refusal).
         # A side that accepts only good points makes any envido of ours worth a point.
         self.envido_refuse = Rate(0.5, 6)
+        # ... and by the call that opened our chain (envido, real envido, falta envido): counts
+        # only, the prior is the reader's (bots/envido_ev.py: a larger call is refused more).
+        self.envido_refuse_by = {call: Rate(0.5, 0) for call in ENVIDO_CALLS}
         # Argentino: how often they take (accept or raise again) our raise over their own envido
         # call. A side that opened on its points refuses a raise only with its poorest hands.
         self.envido_raise_taken = Rate(0.8, 4)
@@ -134,6 +137,7 @@ class OpponentProfile:
                 reply = _envido_reply(history, i, seat)
                 if reply is not None:
                     self.envido_refuse.add(reply == "refuse")
+                    self.envido_refuse_by[action].add(reply == "refuse")
             if action in ENVIDO_CALLS and theirs and not opened_envido:
                 opened_envido = True
                 revealed = (hand.get("extra") or {}).get("revealed") or {}
