@@ -35,7 +35,7 @@ from __future__ import annotations
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 
-from .heuristic import ENVIDO_CALLS, ENVIDO_EV, HeuristicPolicy, Thresholds, learn
+from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
 from .mcts import MctsBot
 from .profile import OpponentProfile
 from .worlds import BETTING
@@ -141,7 +141,7 @@ class ExpertBot(MctsBot):
         beliefs: bool = True,
         bold: bool = False,
         war: bool = False,
-        envido_ev: bool = ENVIDO_EV,
+        envido_ev: bool = False,  # measured no better for expert (docs/bots.md)
         **kwargs,
     ):
         super().__init__(**kwargs)
