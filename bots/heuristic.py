@@ -42,8 +42,8 @@ ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 # How much an envido below the usual call must add to the chance to win the game (a fifth of a
 # point or so): the refusal rate it rests on is an estimate.
 ENVIDO_MARGIN = 0.005
-# Whether `heuristic` plays the envido by expected value (bots/envido_ev.py) by default: on with
-# two players, where it was measured better (docs/bots.md); with partners, not measured.
+# Whether `heuristic` plays the envido by expected value (bots/envido_ev.py) by default: it
+# measured better with two players and with four (docs/bots.md).
 ENVIDO_EV = True
 
 
@@ -492,7 +492,7 @@ class HeuristicBot(Bot):
         params = dict(self.params)
         adapt = params.pop("adapt", True)
         samples = int(params.pop("samples", 48))
-        ev = params.pop("envido_ev", ENVIDO_EV and self.players == 2)
+        ev = params.pop("envido_ev", ENVIDO_EV)
         self.profile = OpponentProfile() if adapt else None
         if samples > 0:
             self.policy = PlayoutPolicy(Thresholds(**params), self.profile, samples, ev)

@@ -143,7 +143,7 @@ def test_the_mano_with_33_does_not_call_a_falta_envido_worth_less_than_a_real_en
     assert decide(state) in ("envido", "real_envido")
 
 
-def test_heuristic_plays_the_envido_by_expected_value_by_default_with_two_players_only():
+def test_heuristic_plays_the_envido_by_expected_value_by_default():
     from bots.heuristic import HeuristicBot
 
     def made(players, **params):
@@ -152,5 +152,5 @@ def test_heuristic_plays_the_envido_by_expected_value_by_default_with_two_player
         )
         return bot.policy.envido_ev
 
-    assert made(2) and not made(4)
-    assert not made(2, envido_ev=False) and made(4, envido_ev=True)
+    assert made(2) and made(4)
+    assert not made(2, envido_ev=False) and not made(4, envido_ev=False)
