@@ -5,7 +5,9 @@
 - keep the best card for the decisive trick;
 - bet, accept and raise by thresholds on the chance to win the hand, weighed by what the points
   are worth at this score; bluff now and then with a weak hand;
-- envido from 28 upward, real envido from 31, falta envido at 33 (seed 002);
+- envido from 28 upward, real envido from 31, falta envido at 33 (seed 002); the `heuristic` bot
+  (with its profile of the match) plays it by expected value instead (bots/envido_ev.py,
+  `envido_ev`, on by default);
 - flor whenever it has one; decide a hand of eleven (or ten) by the strength of the hand.
 
 It works in any variant: strengths come from the rules object, unknown actions are chosen among
