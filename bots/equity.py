@@ -3,8 +3,9 @@ that reaches the target is worth more than one at 0 to 0), so bots weigh bets an
 by it rather than by raw points.
 
 Computed once per rules object by dynamic programming over the scores, assuming evenly matched
-teams and a spread of hand values over the first steps of the bet ladder; the hand of eleven
-(or ten) is worth the decided value.
+teams and a spread of hand values over the first steps of the bet ladder; in a hand of eleven
+(or ten) the team on the threshold sees its cards and plays them for the decided value only
+when that is worth more to it than giving the others the refused value.
 """
 
 from __future__ import annotations
