@@ -140,8 +140,9 @@ class OpponentProfile:
         points = hand.get("points") or (0, 0)
         theirs_scored = points[1 - my_team] > points[my_team]
         if self.accepted:
+            decided = points[my_team] != points[1 - my_team]  # a hand all tied tells nothing
             for noted, kind, believed in self.accepted:
-                if key is None or noted == key:
+                if decided and (key is None or noted == key):
                     self.calibration(kind).add(believed, points[my_team] > points[1 - my_team])
             self.accepted = []
         ended_by_refusal = history[-1][1] in ("refuse", "fold")

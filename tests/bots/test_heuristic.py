@@ -344,3 +344,20 @@ def test_the_heuristic_bot_notes_only_the_bets_it_accepted():
     eleven = start("paulista", [(["3s 2h Ac", "5h 6s 7d"], "3d")], start_score=(11, 4))
     assert bot.act(eleven.observation(eleven.to_act)) == "accept"
     assert bot.profile.accepted == []
+
+
+def test_the_calibration_leaves_out_a_hand_that_nobody_won():
+    """A hand whose three tricks were all tied scores nothing: it says neither that we were
+    right to accept nor wrong, and is not counted."""
+    from bots.profile import OpponentProfile
+
+    profile = OpponentProfile()
+    profile.note_accept(("g", 1), "called", 0.6)
+    tied = {"hand_no": 1, "points": (0, 0), "history": ((1, "truco"), (0, "accept"))}
+    profile.learn(0, tied, key=("g", 1))
+    assert profile.calibration("called").total == 0 and profile.accepted == []
+    profile.note_accept(("g", 2), "called", 0.6)
+    won = {"hand_no": 2, "points": (3, 0), "history": ((1, "truco"), (0, "accept"))}
+    profile.learn(0, won, key=("g", 2))
+    assert profile.calibration("called").total == 1
+    assert profile.calibration("called").factor() > 1
