@@ -67,6 +67,8 @@ class HeuristicPolicy:
         # What this match taught about the other team (None: plays its fixed thresholds, as the
         # search's model of the table does).
         self.profile = profile
+        # The kind of the last bet believed and the chance the model gave (see `believed`).
+        self.last_belief: tuple[str, float] | None = None
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
@@ -204,6 +206,14 @@ class HeuristicPolicy:
         p = self.profile
         if p is None:
             return max(0.0, q - self.doubt(obs))
+        kind = "late" if late else "raise" if their_raises(obs) else "called"
+        modelled = self.modelled(obs, q, late)
+        self.last_belief = (kind, modelled)
+        return p.calibration(kind).apply(modelled)
+
+    def modelled(self, obs: Observation, q: float, late: bool) -> float:
+        """`believed` before its calibration against the outcomes of our acceptances."""
+        p = self.profile
         if late:
             # They bet having seen the card we left on the trick: our chance holds as often as
             # their bets there failed (twice that of a card that beats everything, at most the
@@ -493,7 +503,13 @@ class HeuristicBot(Bot):
         self.game_no += 1
 
     def act(self, observation: Observation) -> str:
-        return self.policy.decide(observation, self.rng)
+        self.policy.last_belief = None
+        action = self.policy.decide(observation, self.rng)
+        belief = self.policy.last_belief
+        answered = observation.phase != "decide" and observation.pending is not None
+        if action == "accept" and answered and belief is not None and self.profile is not None:
+            self.profile.note_accept((self.game_no, observation.hand_no), *belief)
+        return action
 
     def on_hand_end(self, observation: Observation) -> None:
         learn(self.profile, observation, self.game_no)
