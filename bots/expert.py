@@ -33,7 +33,7 @@ from __future__ import annotations
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 
-from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
+from .heuristic import ENVIDO_CALLS, ENVIDO_EV, HeuristicPolicy, Thresholds, learn
 from .mcts import MctsBot
 from .profile import OpponentProfile
 from .worlds import BETTING
@@ -129,7 +129,7 @@ class WarModel(HeuristicPolicy):
 
 
 class ExpertBot(MctsBot):
-    parameters = (*MctsBot.parameters, "search_answers", "beliefs", "bold", "war")
+    parameters = (*MctsBot.parameters, "search_answers", "beliefs", "bold", "war", "envido_ev")
     match_memory = True
 
     def __init__(
@@ -139,6 +139,7 @@ class ExpertBot(MctsBot):
         beliefs: bool = True,
         bold: bool = False,
         war: bool = False,
+        envido_ev: bool = ENVIDO_EV,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -150,7 +151,7 @@ class ExpertBot(MctsBot):
         self.bold = bold and self.players == 2
         self.war = war and self.players == 2
         self.profile = OpponentProfile()
-        self.adaptive = HeuristicPolicy(profile=self.profile)
+        self.adaptive = HeuristicPolicy(profile=self.profile, envido_ev=envido_ev)
         self.game_no = 0
         self._fitted_key = None
         self._fitted = self.policy

@@ -24,6 +24,7 @@ from engine.hookspecs import hookimpl
 from engine.observation import Observation
 from engine.rules import TrucoRules
 
+from . import envido_ev
 from .envido_odds import beats_accepter
 from .equity import win_chance, win_table
 from .knowledge import (
@@ -41,6 +42,8 @@ ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 # How much an envido below the usual call must add to the chance to win the game (a fifth of a
 # point or so): the refusal rate it rests on is an estimate.
 ENVIDO_MARGIN = 0.005
+# Whether the bots with a profile play the envido by expected value (bots/envido_ev.py).
+ENVIDO_EV = False
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,10 @@ class HeuristicPolicy:
     """Decisions from an observation alone; stateless apart from its thresholds."""
 
     def __init__(
-        self, thresholds: Thresholds | None = None, profile: OpponentProfile | None = None
+        self,
+        thresholds: Thresholds | None = None,
+        profile: OpponentProfile | None = None,
+        envido_ev: bool = False,
     ):
         self.t = thresholds or Thresholds()
         # What this match taught about the other team (None: plays its fixed thresholds, as the
@@ -69,6 +75,8 @@ class HeuristicPolicy:
         self.profile = profile
         # The kind of the last bet believed and the chance the model gave (see `believed`).
         self.last_belief: tuple[str, float] | None = None
+        # The envido by expected value (bots/envido_ev.py), with a profile only.
+        self.envido_ev = envido_ev and profile is not None
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
@@ -253,6 +261,8 @@ class HeuristicPolicy:
         calls = [a for a in ENVIDO_CALLS if a in legal]
         if not calls and not pending:
             return None
+        if self.envido_ev and obs.bet_values:
+            return envido_ev.decide(obs, self.profile)
         points = side_bet_points(obs, own_dealt(obs))
         t = self.t
         if points >= t.falta_envido and "falta_envido" in legal:
@@ -458,8 +468,8 @@ class PlayoutPolicy(HeuristicPolicy):
     walks keep because they must be cheap. (Judging its chance to win by the playouts too was
     measured and did worse: the thresholds are fitted to the cheap estimate.)"""
 
-    def __init__(self, thresholds=None, profile=None, samples: int = 48):
-        super().__init__(thresholds, profile)
+    def __init__(self, thresholds=None, profile=None, samples: int = 48, envido_ev=False):
+        super().__init__(thresholds, profile, envido_ev)
         self.samples = samples
 
     def play(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
@@ -483,7 +493,7 @@ class HeuristicBot(Bot):
     cheapest card that does, bets and answers bets by thresholds on its chance to win (the
     thresholds are its parameters), and bluffs now and then."""
 
-    parameters = (*Thresholds.__dataclass_fields__, "adapt", "samples")
+    parameters = (*Thresholds.__dataclass_fields__, "adapt", "samples", "envido_ev")
     match_memory = True  # its profile of the other team lasts the match
 
     def __init__(self, **kwargs):
@@ -491,11 +501,12 @@ class HeuristicBot(Bot):
         params = dict(self.params)
         adapt = params.pop("adapt", True)
         samples = int(params.pop("samples", 48))
+        ev = params.pop("envido_ev", ENVIDO_EV)
         self.profile = OpponentProfile() if adapt else None
         if samples > 0:
-            self.policy = PlayoutPolicy(Thresholds(**params), self.profile, samples)
+            self.policy = PlayoutPolicy(Thresholds(**params), self.profile, samples, ev)
         else:
-            self.policy = HeuristicPolicy(Thresholds(**params), self.profile)
+            self.policy = HeuristicPolicy(Thresholds(**params), self.profile, ev)
         self.game_no = 0
 
     def new_game(self, *, seat, rng) -> None:

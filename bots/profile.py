@@ -117,6 +117,12 @@ class OpponentProfile:
         # believed against the hands' outcomes (`accepted` holds those of hands not yet over).
         self.answers: dict[str, Calibration] = {}
         self.accepted: list[tuple[object, str, float]] = []
+        # ... and by the call that opened our chain (envido, real envido, falta envido): counts
+        # only, the prior is the reader's (bots/envido_ev.py: a larger call is refused more).
+        self.envido_refuse_by = {call: Rate(0.5, 0) for call in ENVIDO_CALLS}
+        # Argentino: how often they take (accept or raise again) our raise over their own envido
+        # call. A side that opened on its points refuses a raise only with its poorest hands.
+        self.envido_raise_taken = Rate(0.8, 4)
         self.seen: set = set()
 
     def calibration(self, kind: str) -> Calibration:
@@ -176,11 +182,16 @@ class OpponentProfile:
                         a == "truco" for s, a in history[:i] if s % 2 == my_team
                     )
                     (self.raise_win if raised_ours else self.called_win).add(theirs_scored)
+            if action in ENVIDO_CALLS and not theirs and opened_envido:
+                reply = _envido_reply(history, i, seat)
+                if reply is not None:
+                    self.envido_raise_taken.add(reply != "refuse")
             if action in ENVIDO_CALLS and not theirs and not (opened_envido or we_opened_envido):
                 we_opened_envido = True
                 reply = _envido_reply(history, i, seat)
                 if reply is not None:
                     self.envido_refuse.add(reply == "refuse")
+                    self.envido_refuse_by[action].add(reply == "refuse")
             if action in ENVIDO_CALLS and theirs and not opened_envido:
                 opened_envido = True
                 revealed = (hand.get("extra") or {}).get("revealed") or {}
