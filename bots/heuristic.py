@@ -159,7 +159,9 @@ class HeuristicPolicy:
             # from our bluffs less often than from our trucos.
             folds = self.profile.refuse_rate.value
             call = min(0.85, max(0.5, call - 0.4 * (folds - 0.5)))
-            bluff_folds = self.profile.bluff_refuse.value
+            # (until our bluffs are counted, as often as from our trucos: the prior)
+            seen = self.profile.bluff_refuse
+            bluff_folds = (seen.hits + folds * seen.weight) / (seen.total + seen.weight)
             bluff = min(0.6, max(0.0, bluff + 1.2 * (bluff_folds - 0.5)))
         if p >= call and accepted >= self.playing_for(rules, obs, p, obs.stake):
             return True

@@ -118,7 +118,7 @@ class OpponentProfile:
         self.answers: dict[str, Calibration] = {}
         self.accepted: list[tuple[object, str, float]] = []
         # How often they ran from our bluffs (a truco of ours on a weak hand), and the hands
-        # where we bluffed, not yet over.
+        # where we bluffed, not yet over. (`heuristic` takes its prior from `refuse_rate`.)
         self.bluff_refuse = Rate(0.5, 6)
         self.bluffs: list = []
         self.seen: set = set()
