@@ -123,10 +123,18 @@ class OpponentProfile:
         # Argentino: how often they take (accept or raise again) our raise over their own envido
         # call. A side that opened on its points refuses a raise only with its poorest hands.
         self.envido_raise_taken = Rate(0.8, 4)
+        # How often they ran from our bluffs (a truco of ours on a weak hand), and the hands
+        # where we bluffed, not yet over. (`heuristic` takes its prior from `refuse_rate`.)
+        self.bluff_refuse = Rate(0.5, 6)
+        self.bluffs: list = []
         self.seen: set = set()
 
     def calibration(self, kind: str) -> Calibration:
         return self.answers.setdefault(kind, Calibration())
+
+    def note_bluff(self, key) -> None:
+        """We opened a truco on a weak hand (a bluff) in the hand `key` names."""
+        self.bluffs.append(key)
 
     def note_accept(self, key, kind: str, believed: float) -> None:
         """We accepted a bet of theirs of this kind believing this chance to win the hand
@@ -145,6 +153,16 @@ class OpponentProfile:
             self.seen.add(key)
         points = hand.get("points") or (0, 0)
         theirs_scored = points[1 - my_team] > points[my_team]
+        if self.bluffs:
+            if key is None or key in self.bluffs:
+                first = next(
+                    (i for i, (s, a) in enumerate(history) if a == "truco" and s % 2 == my_team),
+                    None,
+                )
+                answer = None if first is None else _answer_after(history, first, history[first][0])
+                if answer is not None:
+                    self.bluff_refuse.add(answer == "refuse")
+            self.bluffs = []
         if self.accepted:
             decided = points[my_team] != points[1 - my_team]  # a hand all tied tells nothing
             for noted, kind, believed in self.accepted:

@@ -361,3 +361,29 @@ def test_the_calibration_leaves_out_a_hand_that_nobody_won():
     profile.learn(0, won, key=("g", 2))
     assert profile.calibration("called").total == 1
     assert profile.calibration("called").factor() > 1
+
+
+def test_heuristic_bluffs_by_how_often_its_bluffs_were_run_from_not_its_trucos():
+    """A side that runs from most of our trucos but takes our bluffs (it answers by its own
+    cards, which are strong when ours are weak) gets few bluffs; one that ran from our bluffs
+    too gets many: the bluff rate follows the refusals of our bluffs, counted apart. The bot
+    notes the hands where it bluffed, and the profile counts the answers to them."""
+    from bots.heuristic import HeuristicBot
+
+    state = start("paulista", [(["5c 6h 7s", "4c 4h 3s"], "3d")])
+    obs = state.observation(0)
+    runs_from_all = profiled(refuse_rate=(50, 60), bluff_refuse=(50, 60))
+    takes_bluffs = profiled(refuse_rate=(50, 60), bluff_refuse=(6, 60))
+    often = sum(runs_from_all.decide(obs, random.Random(seed)) == "truco" for seed in range(300))
+    rarely = sum(takes_bluffs.decide(obs, random.Random(seed)) == "truco" for seed in range(300))
+    assert often > 60 and rarely < 10
+
+    bot = HeuristicBot(variant="paulista", options={}, seat=0, players=2, rng=random.Random(0))
+    bot.profile.bluff_refuse.hits, bot.profile.bluff_refuse.total = 60.0, 60.0
+    seed = next(s for s in range(100) if bot.policy.decide(obs, random.Random(s)) == "truco")
+    bot.rng = random.Random(seed)
+    assert bot.act(obs) == "truco"
+    assert bot.profile.bluffs == [(0, obs.hand_no)]
+    taken = {"hand_no": obs.hand_no, "points": (0, 3), "history": ((0, "truco"), (1, "accept"))}
+    bot.profile.learn(0, taken, key=(0, obs.hand_no))
+    assert bot.profile.bluff_refuse.total == 61 and bot.profile.bluffs == []
