@@ -76,8 +76,11 @@ class HeuristicPolicy:
         # What this match taught about the other team (None: plays its fixed thresholds, as the
         # search's model of the table does).
         self.profile = profile
+        # The kind of the last bet believed and the chance the model gave (see `believed`).
+        self.last_belief: tuple[str, float] | None = None
         # The envido by expected value (bots/envido_ev.py), with a profile only.
         self.envido_ev = envido_ev and profile is not None
+        self.last_bluff = False  # whether the last truco it decided to call was a bluff
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
@@ -162,14 +165,21 @@ class HeuristicPolicy:
         call, bluff = self.t.call, self.t.bluff
         if self.profile is not None and obs.stake == rules.ladder[0]:
             # A side that runs from most bets pays for every bluff; one that calls them all
-            # pays only for good hands.
+            # pays only for good hands. Our bluffs are counted apart: when our cards are weak
+            # theirs are strong more often, and a side that answers by its own cards runs
+            # from our bluffs less often than from our trucos.
             folds = self.profile.refuse_rate.value
             call = min(0.85, max(0.5, call - 0.4 * (folds - 0.5)))
-            bluff = min(0.6, max(0.0, bluff + 1.2 * (folds - 0.5)))
+            # (until our bluffs are counted, as often as from our trucos: the prior)
+            seen = self.profile.bluff_refuse
+            bluff_folds = (seen.hits + folds * seen.weight) / (seen.total + seen.weight)
+            bluff = min(0.6, max(0.0, bluff + 1.2 * (bluff_folds - 0.5)))
         if p >= call and accepted >= self.playing_for(rules, obs, p, obs.stake):
             return True
         # A bluff: only early in the hand, where the other side cannot yet read it.
-        return p < self.t.bluff_below and len(obs.results) <= 1 and rng.random() < bluff
+        weak = p < self.t.bluff_below and len(obs.results) <= 1
+        self.last_bluff = weak and rng.random() < bluff
+        return self.last_bluff
 
     def answer(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
         """Accept, refuse or raise a bet: compare what accepting is worth with what running
@@ -215,6 +225,14 @@ class HeuristicPolicy:
         p = self.profile
         if p is None:
             return max(0.0, q - self.doubt(obs))
+        kind = "late" if late else "raise" if their_raises(obs) else "called"
+        modelled = self.modelled(obs, q, late)
+        self.last_belief = (kind, modelled)
+        return p.calibration(kind).apply(modelled)
+
+    def modelled(self, obs: Observation, q: float, late: bool) -> float:
+        """`believed` before its calibration against the outcomes of our acceptances."""
+        p = self.profile
         if late:
             # They bet having seen the card we left on the trick: our chance holds as often as
             # their bets there failed (twice that of a card that beats everything, at most the
@@ -507,7 +525,16 @@ class HeuristicBot(Bot):
         self.game_no += 1
 
     def act(self, observation: Observation) -> str:
-        return self.policy.decide(observation, self.rng)
+        self.policy.last_belief = None
+        self.policy.last_bluff = False
+        action = self.policy.decide(observation, self.rng)
+        if action == "truco" and self.policy.last_bluff and self.profile is not None:
+            self.profile.note_bluff((self.game_no, observation.hand_no))
+        belief = self.policy.last_belief
+        answered = observation.phase != "decide" and observation.pending is not None
+        if action == "accept" and answered and belief is not None and self.profile is not None:
+            self.profile.note_accept((self.game_no, observation.hand_no), *belief)
+        return action
 
     def on_hand_end(self, observation: Observation) -> None:
         learn(self.profile, observation, self.game_no)

@@ -97,6 +97,12 @@ class Playouts:
             if len(held) == left[int(seat)]:
                 shown[int(seat)] = held
         self.shown = shown
+        # The cards dealt to the hidden hands in each playout: drawn, not the whole pool
+        # shuffled (a shuffle drew a random number for every unseen card, and was most of the
+        # time `heuristic` spends choosing a card).
+        self.hidden = sum(
+            left[seat] for seat in range(obs.players) if seat != obs.seat and seat not in shown
+        )
         self.start = first_to_play(obs)
         self.mano_team = obs.mano & 1
         self.tied_goes_to_mano = getattr(rules, "all_tied", "") == "mano_team"
@@ -118,8 +124,7 @@ class Playouts:
 
     def play_out(self, rng: random.Random, first: str | None) -> int | None:
         obs, strength, rules = self.obs, self.strength, self.rules
-        pool = self.pool
-        rng.shuffle(pool)
+        pool = rng.sample(self.pool, min(self.hidden, len(self.pool)))
         hands: dict[int, list[str]] = {}
         dealt = 0
         for seat in range(obs.players):
@@ -164,11 +169,7 @@ class Playouts:
         # The same deals for every card (common random numbers): the cards are compared on
         # equal luck, so far fewer samples tell them apart.
         seed = rng.getrandbits(32)
-        pool = list(self.pool)
-        scored = []
-        for card in plays:
-            self.pool = list(pool)
-            scored.append((self.chance(random.Random(seed), samples, first=card), card))
+        scored = [(self.chance(random.Random(seed), samples, first=card), card) for card in plays]
         best = max(score for score, _card in scored)
         return min(
             (card for score, card in scored if score >= best - 1e-9),

@@ -47,6 +47,42 @@ class RaiseWar:
     held: Rate = field(default_factory=lambda: Rate(0.6, 3))
 
 
+@dataclass
+class Calibration:
+    """How our answers to one kind of bet of theirs fared: the chance we believed when we
+    accepted, against how often we then won the hand. A model of the other side (the doubt a
+    bet brings, the odds scaled by how often its bets held) can still be off for a side unlike
+    the typical one (one that raises only sure hands wins far more of the raises we take than
+    the model says); the ratio of the odds we saw to the odds we believed corrects it, the more
+    hands there are, the more (`weight` hands of a correct model before any)."""
+
+    weight: float = 4.0
+    believed: float = 0.0  # the sum of the chances we believed
+    won: float = 0.0
+    total: float = 0.0
+
+    def add(self, believed: float, won: bool) -> None:
+        self.believed += believed
+        self.won += 1.0 if won else 0.0
+        self.total += 1
+
+    def factor(self) -> float:
+        """What to multiply the odds we believe by (1: the model has been right)."""
+        if not self.total:
+            return 1.0
+        mean = min(0.95, max(0.05, self.believed / self.total))
+        seen = (self.won + self.weight * mean) / (self.total + self.weight)
+        seen = min(0.95, max(0.05, seen))
+        return (seen / (1 - seen)) / (mean / (1 - mean))
+
+    def apply(self, p: float) -> float:
+        p = min(max(p, 0.0), 1.0)
+        if p in (0.0, 1.0) or not self.total:
+            return p
+        odds = p / (1 - p) * self.factor()
+        return odds / (1 + odds)
+
+
 class OpponentProfile:
     """The other team's tendencies, from the hands seen so far in the match."""
 
@@ -77,13 +113,33 @@ class OpponentProfile:
         # Argentino: how often they refuse an envido chain we open (a raise is not a refusal).
         # A side that accepts only good points makes any envido of ours worth a point.
         self.envido_refuse = Rate(0.5, 6)
+        # Our acceptances of their bets, by kind ("called", "raise", "late"): the chance we
+        # believed against the hands' outcomes (`accepted` holds those of hands not yet over).
+        self.answers: dict[str, Calibration] = {}
+        self.accepted: list[tuple[object, str, float]] = []
         # ... and by the call that opened our chain (envido, real envido, falta envido): counts
         # only, the prior is the reader's (bots/envido_ev.py: a larger call is refused more).
         self.envido_refuse_by = {call: Rate(0.5, 0) for call in ENVIDO_CALLS}
         # Argentino: how often they take (accept or raise again) our raise over their own envido
         # call. A side that opened on its points refuses a raise only with its poorest hands.
         self.envido_raise_taken = Rate(0.8, 4)
+        # How often they ran from our bluffs (a truco of ours on a weak hand), and the hands
+        # where we bluffed, not yet over. (`heuristic` takes its prior from `refuse_rate`.)
+        self.bluff_refuse = Rate(0.5, 6)
+        self.bluffs: list = []
         self.seen: set = set()
+
+    def calibration(self, kind: str) -> Calibration:
+        return self.answers.setdefault(kind, Calibration())
+
+    def note_bluff(self, key) -> None:
+        """We opened a truco on a weak hand (a bluff) in the hand `key` names."""
+        self.bluffs.append(key)
+
+    def note_accept(self, key, kind: str, believed: float) -> None:
+        """We accepted a bet of theirs of this kind believing this chance to win the hand
+        (`key` names the hand, as `learn`'s key does)."""
+        self.accepted.append((key, kind, believed))
 
     def learn(self, my_team: int, hand: Mapping, key=None) -> None:
         """Count one finished hand (an observation's `previous_hand`); `key` tells a hand already
@@ -97,6 +153,22 @@ class OpponentProfile:
             self.seen.add(key)
         points = hand.get("points") or (0, 0)
         theirs_scored = points[1 - my_team] > points[my_team]
+        if self.bluffs:
+            if key is None or key in self.bluffs:
+                first = next(
+                    (i for i, (s, a) in enumerate(history) if a == "truco" and s % 2 == my_team),
+                    None,
+                )
+                answer = None if first is None else _answer_after(history, first, history[first][0])
+                if answer is not None:
+                    self.bluff_refuse.add(answer == "refuse")
+            self.bluffs = []
+        if self.accepted:
+            decided = points[my_team] != points[1 - my_team]  # a hand all tied tells nothing
+            for noted, kind, believed in self.accepted:
+                if decided and (key is None or noted == key):
+                    self.calibration(kind).add(believed, points[my_team] > points[1 - my_team])
+            self.accepted = []
         ended_by_refusal = history[-1][1] in ("refuse", "fold")
         opened = opened_envido = we_opened_envido = False
         players = max(2, len({s for s, _ in history}))

@@ -62,16 +62,19 @@ def enabled() -> bool:
 
 
 class QueryCountMiddleware:
-    """With TRUCO_BENCH_METRICS: each answer says its queries (X-Queries) and server time
-    (X-Server-Ms)."""
+    """With TRUCO_BENCH_METRICS: each answer says its queries (X-Queries), server time
+    (X-Server-Ms) and when the server began it (X-Server-Start, time.time(): what the request
+    waited before, for a thread of the server, is the benchmark's to tell)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        started = time.time()
         meter = Meter()
         with meter.measuring():
             response = self.get_response(request)
         response["X-Queries"] = str(meter.queries)
         response["X-Server-Ms"] = f"{meter.seconds * 1000:.3f}"
+        response["X-Server-Start"] = f"{started:.6f}"
         return response

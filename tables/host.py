@@ -664,11 +664,14 @@ class TableHost:
         if player not in human_ids(table.match):
             raise TableError(not_seated(table.settings), 403)
         table.act(player, message.get("action"), message.get("seat"), message.get("turn"))
-        ip = message.get("ip")
+        self.seen_here(held, player, message.get("ip"))
+
+    def seen_here(self, held: Held, player: int, ip: str | None) -> None:
+        """A person's decision or request at the table: they are here. Presence rows (the
+        shared-address rule, REST players' absence) need not be written at every one: the
+        host knows who is here meanwhile; at most every 10 s, or from a new address."""
         written = held.touched.get(player)
         if ip and (written is None or written[1] != ip or time.monotonic() - written[0] > 10):
-            # Presence rows (the shared-address rule, REST players' absence) need not be
-            # written at every decision: the host knows who is here meanwhile.
             touch(held.match_id, player, ip)
             held.touched[player] = (time.monotonic(), ip)
         held.last_seen[player] = timezone.now()
@@ -731,10 +734,18 @@ class TableHost:
         return None
 
     async def on_state(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
-        state = await self.run(self.render, held, message["viewer"], message["language"])
+        """The table as one viewer sees it, from memory (a REST player's `GET`: they are here)."""
+        state = await self.run(self.state_for, held, message)
         if state is None:
             raise TableError("this table does not allow spectators", 403)
         return {"state": state}
+
+    def state_for(self, held: Held, message: dict[str, Any]) -> dict[str, Any] | None:
+        player = message.get("player")
+        table = held.table
+        if player is not None and table is not None and int(player) in human_ids(table.match):
+            self.seen_here(held, int(player), message.get("ip"))
+        return self.render(held, message["viewer"], message["language"])
 
 
 def serve_forever() -> None:

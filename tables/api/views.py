@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
 from django.http import Http404
-from django.utils import translation
+from django.utils import timezone, translation
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -26,7 +26,7 @@ from players.models import Player
 from restapi.errors import django_errors
 from restapi.serializers import DetailSerializer
 from restapi.views import ID
-from tables import amicable, chat, services, table_master
+from tables import amicable, chat, routing, services, table_master
 from tables.api.serializers import (
     ActSerializer,
     ChatMessageSerializer,
@@ -41,7 +41,7 @@ from tables.api.serializers import (
     TableOptionsSerializer,
     TableStateSerializer,
 )
-from tables.live import MATCH_RELATED, LiveTable, prefetch_members
+from tables.live import MATCH_RELATED, LiveTable, TableError, prefetch_members
 from tables.models import LiveMatch, settings_of
 from tables.quick import quick_match
 from tables.seating import game_from_json, next_game
@@ -156,6 +156,18 @@ def parse_wait(value: str) -> float:
     return seconds
 
 
+def held_by_a_host(live: LiveMatch | None) -> bool:
+    """Whether a table host keeps this table in play now (its lease is current)."""
+    return (
+        services.hosted()
+        and live is not None
+        and live.waiting in (LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS)
+        and bool(live.host)
+        and live.host_lease_until is not None
+        and live.host_lease_until > timezone.now()
+    )
+
+
 def wait_for_bots(match_id: int, seconds: float, every: float = WAIT_POLL_SECONDS) -> None:
     """While the bots of the table are playing, wait (up to `seconds`) until they have: the
     page shows their replies the moment they are made, with one request (a cheap look at
@@ -216,6 +228,21 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             with one_wait_per_player(player.pk):
                 wait_for_bots(match.pk, seconds)
         live = LiveMatch.objects.filter(match=match).first()
+        if is_player and held_by_a_host(live):
+            # The host that keeps the table renders it from memory (and notes the person is
+            # here): building it again from the rows cost the web server several times an act.
+            try:
+                answer = routing.ask(
+                    match.pk,
+                    "state",
+                    viewer=f"p{player.pk}",
+                    language=translation.get_language(),
+                    player=player.pk,
+                    ip=client_ip(request),
+                )
+                return Response(answer["state"])
+            except TableError:
+                pass  # moved or busy: read from the rows, as without hosts
         if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
             # (A match over needs no presence: nobody is played for, no game is paid.)
             services.touch(match.pk, player.pk, client_ip(request))

@@ -277,3 +277,113 @@ def test_heuristic_takes_the_raises_of_a_side_whose_raises_mostly_failed():
     bluffing = profiled(raise_win=(4, 20))
     assert {honest.decide(obs, random.Random(seed)) for seed in range(20)} == {"refuse"}
     assert {bluffing.decide(obs, random.Random(seed)) for seed in range(20)} <= {"accept", "truco"}
+
+
+def test_the_equity_table_values_the_hand_of_eleven_as_the_deciding_team_sees_it():
+    """The team on eleven looks at its cards and runs from its bad hands for a point, so 11 to
+    9 is well above the coin flip at three points it was valued at (the first to eleven won
+    about nine games in ten against opp-eleven-rush), and the other side's view is its
+    complement. Mineiro's hand of ten alike."""
+    from bots.equity import win_chance, win_table
+    from engine.plugins import get_variant
+
+    for variant in ("paulista", "mineiro", "truc-tete"):
+        rules = get_variant(variant).rules({})
+        table = win_table(rules)
+        on = rules.threshold
+        for theirs in range(on):
+            assert win_chance(table, on, theirs) > 0.5
+            assert abs(win_chance(table, theirs, on) + win_chance(table, on, theirs) - 1) < 1e-9
+        assert win_chance(table, on, on - 2) > 0.6
+        assert win_chance(table, on, on) == 0.5
+
+
+def test_heuristic_at_eleven_refuses_a_middling_hand_of_eleven_when_the_others_are_near():
+    """At 11 to 9 a hand it wins about 55% of the time runs: running gives a point and leaves it
+    on eleven, deciding the next hand again; at 11 to 4 the same hand plays."""
+    near = start("paulista", [(["3s Kh 7c", "5h 6s 7d"], "3d")], start_score=(11, 9))
+    far = start("paulista", [(["3s Kh 7c", "5h 6s 7d"], "3d")], start_score=(11, 4))
+    assert near.phase == far.phase == "decide"
+    assert decide(near) == "refuse"
+    assert decide(far) == "accept"
+
+
+def test_heuristic_calibrates_its_answers_by_how_the_bets_it_accepted_ended():
+    """Seat 0 called truco on a 3, a 2 and an ace and seat 1 raised to six. Against a side
+    whose raises were typical by the profile's counts, seat 0 takes the raise; once the raises
+    it accepted believing it would win most of them were lost anyway, it runs from the same
+    raise (the model's chance is scaled by the odds it saw against the odds it believed)."""
+    from bots.profile import OpponentProfile
+
+    state = start("paulista", [(["3s 2h Ac", "Jd Qd Js"], "3d")])
+    obs = act(state, "0 truco", "1 truco").observation(0)
+    policy = HeuristicPolicy(profile=OpponentProfile())
+    assert {policy.decide(obs, random.Random(seed)) for seed in range(20)} <= {"accept", "truco"}
+    kind, believed = policy.last_belief
+    assert kind == "raise" and believed > 0.5
+    lost = {"points": (0, 6), "history": ((0, "truco"), (1, "truco"), (0, "accept"))}
+    for hand_no in range(12):
+        policy.profile.note_accept(("g", hand_no), kind, believed)
+        policy.profile.learn(0, {**lost, "hand_no": hand_no}, key=("g", hand_no))
+    assert policy.profile.calibration("raise").factor() < 0.3
+    assert {policy.decide(obs, random.Random(seed)) for seed in range(20)} == {"refuse"}
+
+
+def test_the_heuristic_bot_notes_only_the_bets_it_accepted():
+    """The bot hands the profile its acceptances of the other side's bets (the chance it
+    believed, by kind of bet), not its refusals, nor a hand of eleven it plays."""
+    from bots.heuristic import HeuristicBot
+
+    bot = HeuristicBot(variant="paulista", options={}, seat=0, players=2, rng=random.Random(0))
+    taken = act(start("paulista", [(["3s 2h Ac", "5c 6h 7d"], "3d")]), "0 truco", "1 truco")
+    assert bot.act(taken.observation(0)) == "accept"
+    assert [(kind, round(p, 2) > 0) for _key, kind, p in bot.profile.accepted] == [("raise", True)]
+    bot.profile.accepted.clear()
+    run = act(start("paulista", [(["Kc 6s 7c", "4c 4h 3s"], "3d")]), "0 truco", "1 truco")
+    assert bot.act(run.observation(0)) == "refuse"
+    eleven = start("paulista", [(["3s 2h Ac", "5h 6s 7d"], "3d")], start_score=(11, 4))
+    assert bot.act(eleven.observation(eleven.to_act)) == "accept"
+    assert bot.profile.accepted == []
+
+
+def test_the_calibration_leaves_out_a_hand_that_nobody_won():
+    """A hand whose three tricks were all tied scores nothing: it says neither that we were
+    right to accept nor wrong, and is not counted."""
+    from bots.profile import OpponentProfile
+
+    profile = OpponentProfile()
+    profile.note_accept(("g", 1), "called", 0.6)
+    tied = {"hand_no": 1, "points": (0, 0), "history": ((1, "truco"), (0, "accept"))}
+    profile.learn(0, tied, key=("g", 1))
+    assert profile.calibration("called").total == 0 and profile.accepted == []
+    profile.note_accept(("g", 2), "called", 0.6)
+    won = {"hand_no": 2, "points": (3, 0), "history": ((1, "truco"), (0, "accept"))}
+    profile.learn(0, won, key=("g", 2))
+    assert profile.calibration("called").total == 1
+    assert profile.calibration("called").factor() > 1
+
+
+def test_heuristic_bluffs_by_how_often_its_bluffs_were_run_from_not_its_trucos():
+    """A side that runs from most of our trucos but takes our bluffs (it answers by its own
+    cards, which are strong when ours are weak) gets few bluffs; one that ran from our bluffs
+    too gets many: the bluff rate follows the refusals of our bluffs, counted apart. The bot
+    notes the hands where it bluffed, and the profile counts the answers to them."""
+    from bots.heuristic import HeuristicBot
+
+    state = start("paulista", [(["5c 6h 7s", "4c 4h 3s"], "3d")])
+    obs = state.observation(0)
+    runs_from_all = profiled(refuse_rate=(50, 60), bluff_refuse=(50, 60))
+    takes_bluffs = profiled(refuse_rate=(50, 60), bluff_refuse=(6, 60))
+    often = sum(runs_from_all.decide(obs, random.Random(seed)) == "truco" for seed in range(300))
+    rarely = sum(takes_bluffs.decide(obs, random.Random(seed)) == "truco" for seed in range(300))
+    assert often > 60 and rarely < 10
+
+    bot = HeuristicBot(variant="paulista", options={}, seat=0, players=2, rng=random.Random(0))
+    bot.profile.bluff_refuse.hits, bot.profile.bluff_refuse.total = 60.0, 60.0
+    seed = next(s for s in range(100) if bot.policy.decide(obs, random.Random(s)) == "truco")
+    bot.rng = random.Random(seed)
+    assert bot.act(obs) == "truco"
+    assert bot.profile.bluffs == [(0, obs.hand_no)]
+    taken = {"hand_no": obs.hand_no, "points": (0, 3), "history": ((0, "truco"), (1, "accept"))}
+    bot.profile.learn(0, taken, key=(0, obs.hand_no))
+    assert bot.profile.bluff_refuse.total == 61 and bot.profile.bluffs == []

@@ -12,15 +12,18 @@ atomic blocks say SAVEPOINT only when nested)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.test import APIClient
 
 from players.models import Rating, RatingPoint
+from tables import host_health
 from tables.host import Held, TableHost
 from tables.models import LiveMatch, Presence
 from tables.quick import quick_match
@@ -307,3 +310,77 @@ def test_a_rest_decision_sent_to_a_table_host_reads_only_the_token_and_who_acts(
     assert refused.status_code == 403, refused.content
     assert me.post("/api/play/matches/999999/act/", {"action": "play 4c"}, "json").status_code == 404
     assert len(sent) == 1  # neither went to a host
+
+
+def test_the_state_of_a_table_a_host_holds_names_it_without_reading_heartbeats(settings):
+    """With table hosts, the state says whether one plays the robots (`workers`): the host
+    holding the table's lease does, so its heartbeats are not read (a seventh query in most
+    states a web process rendered, its one-second cache of them cold)."""
+    settings.TRUCO_TABLES = "hosts"
+    user, match = quick_table()
+    LiveMatch.objects.filter(match=match).update(
+        host="host-x", host_lease_until=timezone.now() + timedelta(seconds=10)
+    )
+    client = APIClient()  # a spectator: its state is read from the rows (a player's, the host's)
+    with CaptureQueriesContext(connection) as captured:
+        state = client.get(f"/api/play/matches/{match.pk}/").json()
+    assert state["workers"]["alive"] is True and state["workers"]["workers"] == ["host-x"]
+    assert not [sql for sql in queries(captured) if "tablehostbeat" in sql.lower()]
+    assert len(queries(captured)) <= MAX_QUERIES
+
+    # No host holds it (its lease ran out, none running): the heartbeats say so.
+    LiveMatch.objects.filter(match=match).update(host_lease_until=timezone.now())
+    host_health._cached = None
+    state = client.get(f"/api/play/matches/{match.pk}/").json()
+    assert state["workers"]["alive"] is False
+
+
+def test_a_rest_players_state_comes_from_the_host_that_keeps_the_table(settings, monkeypatch):
+    """With table hosts, a player's `GET` of a table a host keeps is the host's rendering from
+    memory (building it again from the rows cost the web server several times an act), the
+    person noted as here by the host; when the host cannot answer, the rows are read as
+    without hosts."""
+    from tables import routing
+    from tables.live import TableError
+
+    settings.TRUCO_TABLES = "hosts"
+    user, match = quick_table()
+    LiveMatch.objects.filter(match=match).update(
+        host="host-x", host_lease_until=timezone.now() + timedelta(seconds=10)
+    )
+    asked: list[dict] = []
+    failing = False
+
+    def ask(match_id, command, **fields):
+        asked.append({"match": match_id, "command": command, **fields})
+        if failing:
+            raise TableError("the table's host is too busy to answer: try again", 503)
+        return {"state": {"from": "the host"}}
+
+    monkeypatch.setattr(routing, "ask", ask)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    path = f"/api/play/matches/{match.pk}/"
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(path)
+    assert answer.status_code == 200 and answer.json() == {"from": "the host"}
+    assert asked == [
+        {
+            "match": match.pk,
+            "command": "state",
+            "viewer": f"p{user.player.pk}",
+            "language": "en",
+            "player": user.player.pk,
+            "ip": "127.0.0.1",
+        }
+    ]
+    assert len(queries(captured)) <= 4, queries(captured)  # token, match, members, live row
+
+    failing = True
+    answer = client.get(path)
+    assert answer.status_code == 200 and "observations" in answer.json()  # from the rows
+
+    stranger = APIClient()  # a spectator's view is read from the rows, never asked of a host
+    asked.clear()
+    assert stranger.get(path).status_code == 200
+    assert asked == []

@@ -58,10 +58,19 @@ class Tally:
         since = max(self.first_acts, default=0.0)
         return [s for s, at in zip(self.latencies, self.measured_at, strict=True) if at > since]
 
-    def staged(self, sent: float, seen: float, meter: dict, at: float | None = None) -> None:
+    def staged(
+        self,
+        sent: float,
+        seen: float,
+        meter: dict,
+        at: float | None = None,
+        web_start: float | None = None,
+    ) -> None:
         """A push decision's stages: sent by the person at `sent`, its next decision seen at
         `seen` (time.time(), this machine's clock, as the servers' stamps), `meter` the host's
-        (stamps, spent_ms, server_ms), `at` when the ASGI server had the state to send."""
+        (stamps, spent_ms, server_ms), `at` when the ASGI server had the state to send;
+        `web_start` when the web server began a REST request (its thread's wait, and then its
+        own work before the host, are stages apart)."""
         stamps = meter.get("stamps") or {}
         spent = meter.get("spent_ms") or {}
         if not all(k in stamps for k in ("received", "heard", "started", "pushed")):
@@ -74,9 +83,16 @@ class Tally:
         bot = spent.get("bot", 0.0) + instant
         server = float(meter.get("server_ms") or 0) - instant
         held = ms["pushed"] - ms["started"]
+        if web_start is None:
+            reached = {"to the server": ms["received"] - 1000 * sent}
+        else:
+            reached = {
+                "to the web server's thread": 1000 * (web_start - sent),
+                "the request before the host": ms["received"] - 1000 * web_start,
+            }
         self.stages.append(
             {
-                "to the server": ms["received"] - 1000 * sent,
+                **reached,
                 "to the table host": ms["heard"] - ms["received"],
                 "waiting for the table": ms["started"] - ms["heard"],
                 "server work (SQL, render)": server,
@@ -281,7 +297,13 @@ async def play_over_rest(
             state["status"] in ("done", "cancelled")
             or (state.get("your_turn") and state.get("turn") != turn)
         ):  # the act's answer is the next decision: its stages, from the host's stamps
-            tally.staged(sent_wall, answered_at, json.loads(headers["X-Table-Meter"]))
+            start = headers.get("X-Server-Start")
+            tally.staged(
+                sent_wall,
+                answered_at,
+                json.loads(headers["X-Table-Meter"]),
+                web_start=float(start) if start else None,
+            )
         while time.monotonic() < deadline:
             if state["status"] in ("done", "cancelled") or (
                 state.get("your_turn") and state.get("turn") != turn
