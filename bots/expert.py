@@ -7,7 +7,9 @@ taught about the other team.
 - The envido (Argentino) is not searched: its answers are the heuristic's arithmetic on the
   observation's bet values and the score, and an envido call is made only when the heuristic
   makes it. (A search that models the other side by the plain heuristic misjudges the chain,
-  and a falta envido is the game.)
+  and a falta envido is the game.) `envido_ev=true` plays it by expected value instead
+  (bots/envido_ev.py: the other side's points conditioned on what this seat sees and on its
+  envido moves of the hand, every call and answer weighed by the chance to win the game).
 - Answers to a truco (and the rest: which card, whether to call truco) are the
   information-set search of `bots.mcts` over sampled worlds at `time_ms` per decision (default
   100 ms), with the other team modelled in the walks by the heuristic with thresholds fitted
@@ -33,7 +35,7 @@ from __future__ import annotations
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 
-from .heuristic import ENVIDO_CALLS, ENVIDO_EV, HeuristicPolicy, Thresholds, learn
+from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
 from .mcts import MctsBot
 from .profile import OpponentProfile
 from .worlds import BETTING
@@ -139,7 +141,7 @@ class ExpertBot(MctsBot):
         beliefs: bool = True,
         bold: bool = False,
         war: bool = False,
-        envido_ev: bool = ENVIDO_EV,
+        envido_ev: bool = False,  # measured no better for expert (docs/bots.md)
         **kwargs,
     ):
         super().__init__(**kwargs)

@@ -5,7 +5,9 @@
 - keep the best card for the decisive trick;
 - bet, accept and raise by thresholds on the chance to win the hand, weighed by what the points
   are worth at this score; bluff now and then with a weak hand;
-- envido from 28 upward, real envido from 31, falta envido at 33 (seed 002);
+- envido from 28 upward, real envido from 31, falta envido at 33 (seed 002); the `heuristic` bot
+  (with its profile of the match) plays it by expected value instead (bots/envido_ev.py,
+  `envido_ev`, on by default);
 - flor whenever it has one; decide a hand of eleven (or ten) by the strength of the hand.
 
 It works in any variant: strengths come from the rules object, unknown actions are chosen among
@@ -42,8 +44,9 @@ ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 # How much an envido below the usual call must add to the chance to win the game (a fifth of a
 # point or so): the refusal rate it rests on is an estimate.
 ENVIDO_MARGIN = 0.005
-# Whether the bots with a profile play the envido by expected value (bots/envido_ev.py).
-ENVIDO_EV = False
+# Whether `heuristic` plays the envido by expected value (bots/envido_ev.py) by default: it
+# measured better with two players and with four (docs/bots.md).
+ENVIDO_EV = True
 
 
 @dataclass(frozen=True)

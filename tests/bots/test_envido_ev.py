@@ -141,3 +141,16 @@ def test_the_mano_with_33_does_not_call_a_falta_envido_worth_less_than_a_real_en
     obs = state.observation(0)
     assert obs.bet_values["falta_envido"] == {"won": 1, "lost": 1, "refused": 1}
     assert decide(state) in ("envido", "real_envido")
+
+
+def test_heuristic_plays_the_envido_by_expected_value_by_default():
+    from bots.heuristic import HeuristicBot
+
+    def made(players, **params):
+        bot = HeuristicBot(
+            variant="argentino", options={}, seat=0, players=players, rng=random.Random(1), **params
+        )
+        return bot.policy.envido_ev
+
+    assert made(2) and made(4)
+    assert not made(2, envido_ev=False) and not made(4, envido_ev=False)
