@@ -76,12 +76,11 @@ class Leases:
         with self.lock:
             return self._claims.get(match_id)
 
-    def hold(self, match_id: int) -> int:
-        """Hold table `match_id` under a new claim; the claim's number."""
+    def hold(self, match_id: int) -> None:
+        """Hold table `match_id` under a new claim."""
         with self.lock:
             self._numbered += 1
             self._claims[match_id] = self._numbered
-            return self._numbered
 
     def let_go(self, match_id: int) -> None:
         with self.lock:

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 from players.models import Player
 from tables.checks import check_table_settings
@@ -147,6 +148,15 @@ class LiveMatch(models.Model):
     @property
     def ply(self) -> int:
         return len(self.actions)
+
+    @property
+    def host_holds_it(self) -> bool:
+        """Whether a table host holds this table's lease now (a living host renews it)."""
+        return (
+            bool(self.host)
+            and self.host_lease_until is not None
+            and self.host_lease_until > timezone.now()
+        )
 
 
 class Presence(models.Model):

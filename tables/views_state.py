@@ -156,7 +156,7 @@ def workers_for(match: Match, live: LiveMatch | None) -> dict[str, Any] | None:
         return None
     if django_settings.TRUCO_TABLES != "hosts":
         return None
-    if live.host and live.host_lease_until is not None and live.host_lease_until > timezone.now():
+    if live.host_holds_it:
         # The host holding the table's lease renews it while it lives: no heartbeats to read
         # (a query in every state a web process renders, its cache of them being cold).
         return {"alive": True, "detail": "a table host holds this table", "workers": [live.host]}

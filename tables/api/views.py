@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
 from django.http import Http404
-from django.utils import timezone, translation
+from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -156,15 +156,13 @@ def parse_wait(value: str) -> float:
     return seconds
 
 
-def held_by_a_host(live: LiveMatch | None) -> bool:
-    """Whether a table host keeps this table in play now (its lease is current)."""
+def kept_by_a_host(live: LiveMatch | None) -> bool:
+    """Whether a table host keeps this table in play now (it holds its lease)."""
     return (
         services.hosted()
         and live is not None
         and live.waiting in (LiveMatch.Waiting.HUMAN, LiveMatch.Waiting.BOTS)
-        and bool(live.host)
-        and live.host_lease_until is not None
-        and live.host_lease_until > timezone.now()
+        and live.host_holds_it
     )
 
 
@@ -228,7 +226,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             with one_wait_per_player(player.pk):
                 wait_for_bots(match.pk, seconds)
         live = LiveMatch.objects.filter(match=match).first()
-        if is_player and held_by_a_host(live):
+        if is_player and kept_by_a_host(live):
             # The host that keeps the table renders it from memory (and notes the person is
             # here): building it again from the rows cost the web server several times an act.
             try:
