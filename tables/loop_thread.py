@@ -27,19 +27,44 @@ T = TypeVar("T")
 
 _lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
+_thread: threading.Thread | None = None
 _pid: int | None = None
 
 
 def process_loop() -> asyncio.AbstractEventLoop:
     """The process's loop, started on first use. A forked child (gunicorn's workers) has not the
     parent's thread, so it starts its own."""
-    global _loop, _pid
+    global _loop, _thread, _pid
     with _lock:
         if _loop is None or _pid != os.getpid() or _loop.is_closed():
             loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="table calls", daemon=True).start()
-            _loop, _pid = loop, os.getpid()
+            thread = threading.Thread(target=loop.run_forever, name="table calls", daemon=True)
+            thread.start()
+            _loop, _thread, _pid = loop, thread, os.getpid()
         return _loop
+
+
+def stop() -> None:
+    """Stop this process's loop, its tasks cancelled (the reader of replies among them), if it
+    runs. The next call starts a new one. For code that changes the channel layer under a
+    running process (tests): the old loop would go on reading the old layer's channels."""
+    global _loop, _thread
+    with _lock:
+        loop, thread = _loop, _thread
+        _loop = _thread = None
+        if loop is None or _pid != os.getpid() or loop.is_closed():
+            return
+
+        async def cancel_the_rest() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(cancel_the_rest(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
 
 
 def under_an_event_loop() -> bool:

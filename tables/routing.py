@@ -113,15 +113,22 @@ class ReplyDesk:
         return self.channel
 
     async def _read(self, channel: str) -> None:
+        failing = False
         while True:
             try:
                 message = await self.channels.receive(channel)
             except asyncio.CancelledError:
                 raise
             except Exception:  # Redis away a moment: read again, never stop reading
-                log.exception("the replies of table commands could not be read; reading again")
+                # The traceback once an outage, not every half second while Redis is away.
+                if not failing:
+                    log.exception("the replies of table commands could not be read; reading again")
+                failing = True
                 await asyncio.sleep(0.5)
                 continue
+            if failing:
+                log.warning("the replies of table commands are read again")
+                failing = False
             waiting = self.waiting.get(message.get("id"))
             if waiting is not None:  # else its command gave up waiting: nobody to tell
                 waiting.put_nowait(message)

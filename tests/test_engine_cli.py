@@ -3,7 +3,6 @@ with exit code 2 and a message."""
 
 from __future__ import annotations
 
-import ast
 import pathlib
 import subprocess
 import sys
@@ -94,21 +93,6 @@ def test_bench_prints_hands_and_games_per_second_for_every_variant_and_player_co
     if jail.startswith(" random vs random"):
         assert "in-process" in jail and "jailed" in jail and "overhead per decision" in jail
         assert "start-up of one jailed bot" in jail
-
-
-def test_the_engine_never_imports_django():
-    for path in pathlib.Path("engine").rglob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            assert not any(
-                n.split(".")[0] in ("django", "rest_framework", "celery", "tournaments")
-                for n in names
-            ), path
 
 
 def test_readme_lists_every_variant_with_its_presets_and_options():

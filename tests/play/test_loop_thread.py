@@ -29,7 +29,12 @@ LAYERS = {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [TEST_REDIS_URL]},
     },
-    "core": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [TEST_REDIS_URL]}},
+    # The socket timeout of config/settings.py: redis-py's default 5 s equals the layer's
+    # blocking pop, and a quiet channel's read timed out.
+    "core": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": TEST_REDIS_URL, "socket_timeout": 30}]},
+    },
 }
 
 
@@ -39,7 +44,11 @@ def redis_layer(request, settings):
     loops of one process reading at once, which a loop a request did."""
     require_service("Redis", ping_redis)
     settings.CHANNEL_LAYERS = {"default": LAYERS[request.param]}
-    return get_channel_layer()
+    yield get_channel_layer()
+    # The process's loop would read this layer's reply channel for the rest of the run: its
+    # errors, logged from a thread while the main one parses Python, once broke CPython
+    # 3.11's ast (a "recursion depth mismatch" in another test).
+    loop_thread.stop()
 
 
 class StandInHost(threading.Thread):
@@ -135,3 +144,14 @@ def test_a_forked_process_starts_a_loop_of_its_own():
     said = os.read(reading, 10)
     os.waitpid(pid, 0)
     assert said == b"new"
+
+
+def test_stopping_the_loop_ends_its_thread_and_the_next_call_starts_another():
+    first = loop_thread.process_loop()
+    loop_thread.stop()
+    assert first.is_closed()
+    assert not any(t.name == "table calls" and t.is_alive() for t in threading.enumerate())
+    second = loop_thread.process_loop()
+    assert second is not first
+    assert asyncio.run_coroutine_threadsafe(asyncio.sleep(0, "ran"), second).result(5) == "ran"
+    loop_thread.stop()
