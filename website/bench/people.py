@@ -1,7 +1,8 @@
 """Simulated people for the load benchmark (`manage.py bench_play`): each its own user, each at
 its own quick table against one bot, playing whole games as a person would, thinking a while
 before each decision, through the push channel (a WebSocket: states pushed, decisions sent on
-it) or through the REST API (decisions posted, the state polled).
+it) or through the REST API (decisions posted; while the robots think, the state asked with
+`?wait=` as docs/api-and-play.md tells scripts to, or polled).
 
 What is measured, per person and decision: from the moment the decision is sent to the moment
 the person sees their next decision (or the end of the game): the bots' replies, the server's
@@ -22,7 +23,7 @@ from typing import Any
 
 import websockets
 
-POLL_SECONDS = 0.05  # a REST person looks again this often while the robots think
+POLL_SECONDS = 0.05  # a REST person looks again this often while the robots think (no wait)
 
 
 @dataclass
@@ -258,21 +259,34 @@ async def play_over_rest(
     tally: Tally,
     rng: random.Random,
     deadline: float,
+    wait: float = 0.0,
 ) -> None:
+    """`wait`: seconds of `GET ?wait=` while the robots think (each request waits for them);
+    0: a GET every POLL_SECONDS."""
     path = f"/api/play/matches/{table['match']}/"
     state = table
     first = True
+
+    async def look() -> tuple[int, Any]:
+        if wait:
+            status, state, headers = await http.call("GET", f"{path}?wait={wait:g}", person.token)
+            tally.meter("rest wait", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+        else:
+            await asyncio.sleep(POLL_SECONDS)
+            status, state, headers = await http.call("GET", path, person.token)
+            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+        if status != 200:
+            tally.errors.append(f"{person.name}: GET {status} {state}")
+        return status, state
+
     while time.monotonic() < deadline:
         if state["status"] in ("done", "cancelled"):
             tally.games_ended += state["status"] == "done"
             return
         decision = choose(state, rng)
         if decision is None:
-            await asyncio.sleep(POLL_SECONDS)
-            status, state, headers = await http.call("GET", path, person.token)
-            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            status, state = await look()
             if status != 200:
-                tally.errors.append(f"{person.name}: GET {status} {state}")
                 return
             continue
         await think(seconds, rng)
@@ -310,11 +324,8 @@ async def play_over_rest(
             ):
                 tally.took(sent_at)
                 break
-            await asyncio.sleep(POLL_SECONDS)
-            status, state, headers = await http.call("GET", path, person.token)
-            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            status, state = await look()
             if status != 200:
-                tally.errors.append(f"{person.name}: GET {status} {state}")
                 return
     tally.errors.append(f"{person.name}: the game did not end in time")
 
@@ -330,6 +341,7 @@ async def one_person(
     tally: Tally,
     seed: int,
     deadline: float,
+    rest_wait: float = 0.0,
 ) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, 2.0))  # people do not all arrive in one millisecond
@@ -343,7 +355,7 @@ async def one_person(
                 http, ws_base, origin, person, table, seconds, tally, rng, deadline
             )
         else:
-            await play_over_rest(http, person, table, seconds, tally, rng, deadline)
+            await play_over_rest(http, person, table, seconds, tally, rng, deadline, rest_wait)
     except Exception as exc:  # a person's failure is counted, the others go on
         tally.errors.append(f"{person.name}: {type(exc).__name__}: {exc}")
 
@@ -356,6 +368,7 @@ async def crowd(
     transport: str,
     seconds: float,
     limit_seconds: float,
+    rest_wait: float = 0.0,
 ) -> tuple[Tally, float]:
     http = Http(base, threads=min(200, max(8, len(people))))
     tally = Tally()
@@ -364,7 +377,9 @@ async def crowd(
     origin = base
     await asyncio.gather(
         *(
-            one_person(http, ws_base, origin, p, quick, transport, seconds, tally, i, deadline)
+            one_person(
+                http, ws_base, origin, p, quick, transport, seconds, tally, i, deadline, rest_wait
+            )
             for i, p in enumerate(people)
         )
     )
