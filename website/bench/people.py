@@ -23,6 +23,8 @@ from typing import Any
 
 import websockets
 
+# Not a header of the server's: when the benchmark's HTTP thread sent the request.
+CLIENT_SENT = "Bench-Client-Sent"
 POLL_SECONDS = 0.05  # a REST person looks again this often while the robots think (no wait)
 
 
@@ -66,12 +68,15 @@ class Tally:
         meter: dict,
         at: float | None = None,
         web_start: float | None = None,
+        client_sent: float | None = None,
     ) -> None:
         """A push decision's stages: sent by the person at `sent`, its next decision seen at
         `seen` (time.time(), this machine's clock, as the servers' stamps), `meter` the host's
         (stamps, spent_ms, server_ms), `at` when the ASGI server had the state to send;
         `web_start` when the web server began a REST request (its thread's wait, and then its
-        own work before the host, are stages apart)."""
+        own work before the host, are stages apart); `client_sent` when the benchmark's HTTP
+        thread began sending it (the wait for one of those threads in this process, a hundred
+        people's clients in one Python process, is a stage apart too)."""
         stamps = meter.get("stamps") or {}
         spent = meter.get("spent_ms") or {}
         if not all(k in stamps for k in ("received", "heard", "started", "pushed")):
@@ -91,6 +96,12 @@ class Tally:
                 "to the web server's thread": 1000 * (web_start - sent),
                 "the request before the host": ms["received"] - 1000 * web_start,
             }
+            if client_sent is not None:
+                reached = {
+                    "in the people's client": 1000 * (client_sent - sent),
+                    "to the web server's thread": 1000 * (web_start - client_sent),
+                    "the request before the host": reached["the request before the host"],
+                }
         self.stages.append(
             {
                 **reached,
@@ -125,15 +136,18 @@ class Http:
         request.add_header("Authorization", f"Token {token}")
         if data is not None:
             request.add_header("Content-Type", "application/json")
+        sent = time.time()  # this thread's start: the stages tell the client's wait apart
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:
-                return (
+                status, body, headers = (
                     answer.status,
                     json.loads(answer.read() or b"null"),
                     headers_of(answer.headers),
                 )
         except urllib.error.HTTPError as exc:
-            return exc.code, _json_or_text(exc.read()), headers_of(exc.headers)
+            status, body, headers = exc.code, _json_or_text(exc.read()), headers_of(exc.headers)
+        headers[CLIENT_SENT] = f"{sent:.6f}"
+        return status, body, headers
 
     async def call(self, method: str, path: str, token: str, body: Any = None):
         loop = asyncio.get_running_loop()
@@ -317,6 +331,7 @@ async def play_over_rest(
                 answered_at,
                 json.loads(headers["X-Table-Meter"]),
                 web_start=float(start) if start else None,
+                client_sent=float(headers[CLIENT_SENT]),
             )
         while time.monotonic() < deadline:
             if state["status"] in ("done", "cancelled") or (
