@@ -315,6 +315,12 @@ class LiveTable:
             self._presence = (now, dict(rows))
         return self._presence[1]
 
+    def presence_read(self, rows: dict[int, Any] | None) -> None:
+        """The Presence rows as just read ({player id: last seen}: services.touch_and_read),
+        what `presence` would read now; None: not read."""
+        if rows is not None:
+            self._presence = (time.monotonic(), dict(rows))
+
     def memo(self, key: str, compute):
         """A value of this table's rows computed once per build (its settings' options...):
         whatever changes them changes the row's version, and the table is built again."""

@@ -32,13 +32,19 @@ NOT_READ = object()
 
 
 def table_state(
-    match: Match, user, *, player: Any = NOT_READ, here: bool = False
+    match: Match,
+    user,
+    *,
+    player: Any = NOT_READ,
+    here: bool = False,
+    presence: dict[int, Any] | None = None,
 ) -> dict[str, Any]:
     """The state of `match` for `user` (their `player`, if the caller read it: a viewer seated
     nowhere sees what anyone does, None will do), read from the database (no lock, nothing
     written); the match's live row is the one read with it (`live_of`). `here`: the player
     asking is at the table (their request is their presence: a table of one person reads no
-    presence rows). Raises CannotWatch for a table closed to spectators."""
+    presence rows); `presence`: the table's Presence rows if the caller read them
+    (services.touch_and_read). Raises CannotWatch for a table closed to spectators."""
     if player is NOT_READ:
         player = player_of(user)
     read_with_it = Match.live.is_cached(match)
@@ -55,6 +61,8 @@ def table_state(
     table = LiveTable(match, live, shown=True) if live is not None else None
     if table is not None and here and player is not None:
         table.seen({player.pk}, {player.pk: timezone.now()})
+    if table is not None:
+        table.presence_read(presence)
     try:
         return render(match, table, player, staff=bool(user and user.is_staff))
     finally:

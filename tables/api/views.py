@@ -258,12 +258,14 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
                 return Response(answer["state"])
             except TableError:
                 pass  # moved or busy: read from the rows, as without hosts
+        presence = None
         if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
-            # (A match over needs no presence: nobody is played for, no game is paid.)
-            services.touch(match.pk, player.pk, client_ip(request))
+            # (A match over needs no presence: nobody is played for, no game is paid.) The
+            # others' presence is read with it: whether they are away, for the amicable vote.
+            presence = services.touch_and_read(match.pk, player.pk, client_ip(request))
         # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
         # timer's task and the periodic sweep of tables, services.sweep).
-        return Response(state_of(match, request, player=player, here=is_player))
+        return Response(state_of(match, request, player=player, here=is_player, presence=presence))
 
     @extend_schema(
         request=None,
