@@ -19,6 +19,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connections
+from django.db.models import OuterRef
 from django.utils import timezone
 
 from engine.errors import IllegalAction
@@ -62,18 +65,41 @@ MATCH_RELATED = (
 
 
 def load_match(match_id: int, *, lock: bool = False) -> Match:
-    """The match with what a table reads of it (tournament, table settings and master,
-    entrants, bots, members) in two queries; its row locked for the caller's transaction with
-    `lock`."""
-    rows = Match.objects.select_related(*MATCH_RELATED)
+    """The match with what a table reads of it (tournament, table settings and master, the
+    names invited to the table, entrants, bots, members) in two queries; its row locked for the
+    caller's transaction with `lock`."""
+    rows = with_invited_names(Match.objects.select_related(*MATCH_RELATED))
     if lock:
         rows = rows.select_for_update(of=("self",))
     try:
         match = rows.get(pk=match_id)
     except Match.DoesNotExist:
         raise TableError("no such match", 404) from None
+    keep_invited_names(match)
     prefetch_members([match.entrant_a, match.entrant_b])
     return match
+
+
+def with_invited_names(rows):
+    """Matches `rows` with, on PostgreSQL, the names of the players invited to each one's table
+    in a column of the match's own query (`ARRAY(SELECT ...)`): the table's options show them,
+    and every state read them in a query of their own. Elsewhere (SQLite) the options read
+    them (tables.table_master.table_options)."""
+    if connections[rows.db].vendor != "postgresql":
+        return rows
+    names = Player.objects.filter(invitations__tournament_id=OuterRef("tournament_id"))
+    return rows.annotate(invited_names=ArraySubquery(names.values("name")))
+
+
+def keep_invited_names(match: Match) -> None:
+    """The names read with `match` (`with_invited_names`) given to its table's settings, where
+    the options look for them (`TableSettings.invited_names`; a change of them forgets them)."""
+    names = getattr(match, "invited_names", None)
+    if names is None:
+        return
+    table = settings_of(match.tournament)
+    if table.pk is not None:
+        table.invited_names = list(names)
 
 
 def prefetch_members(entrants: Iterable[Entrant | None]) -> None:
@@ -288,6 +314,12 @@ class LiveTable:
             rows = Presence.objects.filter(live=self.live).values_list("player_id", "last_seen")
             self._presence = (now, dict(rows))
         return self._presence[1]
+
+    def presence_read(self, rows: dict[int, Any] | None) -> None:
+        """The Presence rows as just read ({player id: last seen}: services.touch_and_read),
+        what `presence` would read now; None: not read."""
+        if rows is not None:
+            self._presence = (time.monotonic(), dict(rows))
 
     def memo(self, key: str, compute):
         """A value of this table's rows computed once per build (its settings' options...):

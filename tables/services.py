@@ -25,6 +25,7 @@ import logging
 import time
 import uuid
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -301,25 +302,49 @@ def touch(match_id: int, player_id: int, ip: str | None = None) -> None:
     presence.save(update_fields=fields)
 
 
-def touch_upsert(match_id: int, player_id: int, ip: str | None, now) -> None:
+def touch_and_read(match_id: int, player_id: int, ip: str | None = None) -> dict[int, Any] | None:
+    """`touch`, and on PostgreSQL when each person of the table was last seen (its Presence
+    rows, this player's as just written) in the same statement: a request at a table of people
+    read them in a query of its own right after the touch. Elsewhere only `touch` (None: the
+    table reads them if it needs them, LiveTable.presence)."""
+    if connection.vendor == "postgresql":
+        return touch_upsert(match_id, player_id, ip, timezone.now(), read=True)
+    touch(match_id, player_id, ip)
+    return None
+
+
+def touch_upsert(
+    match_id: int, player_id: int, ip: str | None, now, *, read: bool = False
+) -> dict[int, Any] | None:
     """`touch` in one statement (PostgreSQL): the row made, or its time set and the address
-    added to its last MAX_ADDRESSES unless it is there already."""
+    added to its last MAX_ADDRESSES unless it is there already. With `read`, the statement
+    answers the table's Presence rows, {player id: last seen}: the upsert's (a statement's
+    reads do not see its own writes) and the others'."""
     meta = Presence._meta
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
     live, player, seen, ips = (
         quote(meta.get_field(name).column) for name in ("live", "player", "last_seen", "ips")
     )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({live}, {player}, {seen}, {ips}) VALUES (%s, %s, %s, %s::jsonb) "
-            f"ON CONFLICT ({live}, {player}) DO UPDATE SET {seen} = EXCLUDED.{seen}, "
-            f"{ips} = CASE WHEN {table}.{ips} @> EXCLUDED.{ips} THEN {table}.{ips} ELSE ("
-            f"SELECT jsonb_agg(kept.value ORDER BY kept.n) FROM ("
-            f"SELECT value, n FROM jsonb_array_elements({table}.{ips} || EXCLUDED.{ips}) "
-            f"WITH ORDINALITY AS e(value, n) ORDER BY n DESC LIMIT %s) AS kept) END",
-            [match_id, player_id, now, json.dumps([ip] if ip else []), MAX_ADDRESSES],
+    sql = (
+        f"INSERT INTO {table} ({live}, {player}, {seen}, {ips}) VALUES (%s, %s, %s, %s::jsonb) "
+        f"ON CONFLICT ({live}, {player}) DO UPDATE SET {seen} = EXCLUDED.{seen}, "
+        f"{ips} = CASE WHEN {table}.{ips} @> EXCLUDED.{ips} THEN {table}.{ips} ELSE ("
+        f"SELECT jsonb_agg(kept.value ORDER BY kept.n) FROM ("
+        f"SELECT value, n FROM jsonb_array_elements({table}.{ips} || EXCLUDED.{ips}) "
+        f"WITH ORDINALITY AS e(value, n) ORDER BY n DESC LIMIT %s) AS kept) END"
+    )
+    params = [match_id, player_id, now, json.dumps([ip] if ip else []), MAX_ADDRESSES]
+    if read:
+        sql = (
+            f"WITH touched AS ({sql} RETURNING {player}, {seen}) "
+            f"SELECT {player}, {seen} FROM touched UNION ALL "
+            f"SELECT {player}, {seen} FROM {table} WHERE {live} = %s AND {player} <> %s"
         )
+        params += [match_id, player_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return dict(cursor.fetchall()) if read else None
 
 
 # --- a person's action ------------------------------------------------------------------
@@ -413,7 +438,10 @@ def act(
         table.seen({player.pk}, {player.pk: timezone.now()})
         try:
             table.act(player.pk, action, seat, turn)
-            touch(match_id, player.pk, ip)
+            if table.everyone_connected():
+                touch(match_id, player.pk, ip)
+            else:  # whether the others are away: read with the touch
+                table.presence_read(touch_and_read(match_id, player.pk, ip))
             replies_here = table.bots_reply_at_once()
             if replies_here:  # a millisecond a decision: in this transaction
                 table.advance()

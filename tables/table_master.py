@@ -53,7 +53,11 @@ def table_options(table: TableSettings) -> dict[str, Any]:
     out["time_control"] = str(control) if control is not None else None
     out["master"] = {"id": table.master_id, "name": table.master.name} if table.master_id else None
     if table.pk is not None:
-        out["invited"] = sorted(table.invited.values_list("name", flat=True))
+        # Read with the match on PostgreSQL (tables.live.with_invited_names), else now.
+        names = getattr(table, "invited_names", None)
+        if names is None:
+            names = table.invited.values_list("name", flat=True)
+        out["invited"] = sorted(names)
     else:
         out["invited"] = []
     return out
@@ -102,6 +106,7 @@ def invite(match_id: int, user, names: Iterable[str]) -> dict[str, Any]:
         if unknown:
             raise PlayError(f"no human player named {', '.join(map(repr, unknown))}")
         table.invited.add(*found)
+        table.invited_names = None  # those read with the match are no longer all: read again
         return table_options(table)
 
 

@@ -32,28 +32,51 @@ NOT_READ = object()
 
 
 def table_state(
-    match: Match, user, *, player: Any = NOT_READ, live: Any = NOT_READ, here: bool = False
+    match: Match,
+    user,
+    *,
+    player: Any = NOT_READ,
+    here: bool = False,
+    presence: dict[int, Any] | None = None,
 ) -> dict[str, Any]:
-    """The state of `match` for `user` (their `player` and the match's `live` row, if the
-    caller read them), read from the database (no lock, nothing written); `here`: the player
+    """The state of `match` for `user` (their `player`, if the caller read it: a viewer seated
+    nowhere sees what anyone does, None will do), read from the database (no lock, nothing
+    written); the match's live row is the one read with it (`live_of`). `here`: the player
     asking is at the table (their request is their presence: a table of one person reads no
-    presence rows). Raises CannotWatch for a table closed to spectators."""
+    presence rows); `presence`: the table's Presence rows if the caller read them
+    (services.touch_and_read). Raises CannotWatch for a table closed to spectators."""
     if player is NOT_READ:
         player = player_of(user)
-    if live is NOT_READ:
-        live = LiveMatch.objects.filter(match=match).first()
-    if live is not None and live.waiting == LiveMatch.Waiting.DONE and match.status == "running":
+    read_with_it = Match.live.is_cached(match)
+    live = live_of(match)
+    if (
+        not read_with_it
+        and live is not None
+        and live.waiting == LiveMatch.Waiting.DONE
+        and match.status == "running"
+    ):
         # The match was read before the commit that ended it, its live row after: read again.
         match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
     # Only shown: no bot starts for it (a table shown at a game's start started its jail).
     table = LiveTable(match, live, shown=True) if live is not None else None
     if table is not None and here and player is not None:
         table.seen({player.pk}, {player.pk: timezone.now()})
+    if table is not None:
+        table.presence_read(presence)
     try:
         return render(match, table, player, staff=bool(user and user.is_staff))
     finally:
         if table is not None:
             table.close_bots()
+
+
+def live_of(match: Match) -> LiveMatch | None:
+    """The match's live row: the one read with it (`select_related("live")`: one statement,
+    so the two as one commit left them), else read now (None: never dealt)."""
+    try:
+        return match.live
+    except LiveMatch.DoesNotExist:
+        return None
 
 
 def render(

@@ -41,11 +41,18 @@ from tables.api.serializers import (
     TableOptionsSerializer,
     TableStateSerializer,
 )
-from tables.live import MATCH_RELATED, LiveTable, TableError, prefetch_members
+from tables.live import (
+    MATCH_RELATED,
+    LiveTable,
+    TableError,
+    keep_invited_names,
+    prefetch_members,
+    with_invited_names,
+)
 from tables.models import LiveMatch, settings_of
 from tables.quick import quick_match
 from tables.seating import game_from_json, next_game
-from tables.views_state import CannotWatch, render, table_state
+from tables.views_state import CannotWatch, live_of, render, table_state
 from tournaments import lifecycle
 from tournaments.api.views import ApiMixin
 from tournaments.models import Match
@@ -89,21 +96,31 @@ class PlayRefused(APIException):
         super().__init__(detail={"detail": str(error)})
 
 
-def get_match(pk) -> Match:
-    """The match with its tournament, table settings, entrants and members (two queries)."""
+def get_match(pk, *, state: bool = False) -> Match:
+    """The match with its tournament, table settings, entrants and members (two queries); for
+    its `state`, its live row and the names invited to its table too, in the match's own query
+    (one statement: the match and its live row as one commit left them, never a match read
+    before the commit that ended it and its live row after)."""
+    rows = Match.objects.select_related(*MATCH_RELATED)
+    if state:
+        rows = with_invited_names(rows.select_related("live"))
     try:
-        match = Match.objects.select_related(*MATCH_RELATED).get(pk=pk)
+        match = rows.get(pk=pk)
     except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("no such match") from None
+    keep_invited_names(match)
     prefetch_members([match.entrant_a, match.entrant_b])
     return match
 
 
 def state_response(match_id, request, code=status.HTTP_200_OK) -> Response:
-    return Response(state_of(get_match(match_id), request), status=code)
+    return Response(state_of(get_match(match_id, state=True), request), status=code)
 
 
 def state_of(match: Match, request, **read) -> dict:
+    """The state of `match` (read with its live row, `get_match(state=True)`) for the request's
+    user. A user seated nowhere at the table sees what anyone sees: their player is not read."""
+    read.setdefault("player", services.seated_player(match, request.user))
     try:
         return table_state(match, request.user, **read)
     except CannotWatch as exc:
@@ -206,11 +223,9 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         summary="The match as you see it: your seats' observations, or the spectator's view",
     )
     def retrieve(self, request, pk=None):
-        match = get_match(pk)
+        match = get_match(pk, state=True)
         player = services.seated_player(match, request.user)
         is_player = player is not None
-        if player is None:
-            player = services.player_of(request.user)  # a spectator's
         wait = request.query_params.get("wait", "")
         if wait:
             seconds = parse_wait(wait)
@@ -223,7 +238,7 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             throttle = WaitThrottle()
             if not throttle.allow_request(request, self):
                 raise Throttled(throttle.wait())
-        live = LiveMatch.objects.filter(match=match).first()
+        live = live_of(match)
         if is_player and kept_by_a_host(live):
             # The host that keeps the table renders it from memory (and notes the person is
             # here): building it again from the rows cost the web server several times an act.
@@ -245,13 +260,17 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         elif wait:
             with one_wait_per_player(player.pk):
                 wait_for_bots(match.pk, seconds)
-            live = LiveMatch.objects.filter(match=match).first()
+            # Read again, the match with its live row: as the bots' replies left them.
+            match = get_match(pk, state=True)
+            live = live_of(match)
+        presence = None
         if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
-            # (A match over needs no presence: nobody is played for, no game is paid.)
-            services.touch(match.pk, player.pk, client_ip(request))
+            # (A match over needs no presence: nobody is played for, no game is paid.) The
+            # others' presence is read with it: whether they are away, for the amicable vote.
+            presence = services.touch_and_read(match.pk, player.pk, client_ip(request))
         # Reading plays nothing: an expired turn or stalled robots are the workers' (the turn
         # timer's task and the periodic sweep of tables, services.sweep).
-        return Response(state_of(match, request, player=player, live=live, here=is_player))
+        return Response(state_of(match, request, player=player, here=is_player, presence=presence))
 
     @extend_schema(
         request=None,
