@@ -23,8 +23,8 @@ from django.urls import path
 from tournaments import live_feed
 from tournaments.models import Match
 
-POLL_SECONDS = 0.25
-STATUS_EVERY = 8  # polls between two reads of the match's status
+POLL_SECONDS = 0.1  # one reader a match and process: looks are cheap, views come sooner
+STATUS_EVERY = 20  # looks between two reads of the match's status (2 s)
 NOT_HERE = 4404
 
 
