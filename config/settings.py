@@ -571,6 +571,9 @@ CACHES = {
         }
     ),
 }
+# The standings and bracket that a tournament page's followers ask for every few seconds are
+# built once for all of them at most this often (tournaments/api/follow_cache.py); 0: always.
+TRUCO_FOLLOW_CACHE_SECONDS = env_float("TRUCO_FOLLOW_CACHE_SECONDS", 2.0)
 TRUCO_TABLES = os.environ.get("TRUCO_TABLES", "hosts")
 if TRUCO_TABLES not in ("hosts", "inline"):
     raise ImproperlyConfigured(f"TRUCO_TABLES must be hosts or inline, not {TRUCO_TABLES!r}")

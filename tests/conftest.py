@@ -39,6 +39,9 @@ def worker_check_off(settings):
     """No test asks the broker for workers unless it turns the check on itself; passwords are
     hashed with a thousand rounds, not a million (tests/fast_hasher.py)."""
     settings.TRUCO_WORKER_CHECK_SECONDS = 0
+    # Standings and brackets as they are at each request (the followers' cache has its own
+    # test: tests/tournaments/test_follow_cache.py).
+    settings.TRUCO_FOLLOW_CACHE_SECONDS = 0
     # Tables are played by the requests themselves unless a test brings table hosts (the
     # live stack's processes have theirs).
     settings.TRUCO_TABLES = "inline"

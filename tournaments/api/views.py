@@ -23,6 +23,7 @@ from restapi.views import ApiMixin
 from tournaments import lifecycle, live_feed, registration
 from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
+from tournaments.api.follow_cache import followed
 from tournaments.api.permissions import IsOrganiserOrReadOnly
 from tournaments.api.standings import standings_payload
 from tournaments.api.standings_csv import StandingsCSVRenderer
@@ -203,7 +204,8 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     def standings(self, request, pk=None):
         tournament = self._plain_object()
-        response = Response(standings_payload(tournament))
+        payload = followed("standings", tournament, (), lambda: standings_payload(tournament))
+        response = Response(payload)
         if getattr(request.accepted_renderer, "format", "") == "csv":
             response["Content-Disposition"] = (
                 f'attachment; filename="standings-{tournament.pk}.csv"'
@@ -226,8 +228,14 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         query.is_valid(raise_exception=True)
         pages = BracketPagination()
         limit, offset = pages.get_limit(request), pages.get_offset(request)
-        payload = bracket_payload(
-            self._plain_object(), query.validated_data.get("round"), offset=offset, limit=limit
+        tournament, round_no = self._plain_object(), query.validated_data.get("round")
+        payload = dict(
+            followed(
+                "bracket",
+                tournament,
+                (round_no, offset, limit),
+                lambda: bracket_payload(tournament, round_no, offset=offset, limit=limit),
+            )
         )
         count = payload.pop("count")
         return Response({"count": count, **pages.links(request, limit, offset, count), **payload})

@@ -133,7 +133,8 @@ class Http:
     def _call(self, method: str, path: str, token: str, body: Any = None):
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
-        request.add_header("Authorization", f"Token {token}")
+        if token is not None:  # else anonymous, as someone who follows a page
+            request.add_header("Authorization", f"Token {token}")
         if data is not None:
             request.add_header("Content-Type", "application/json")
         sent = time.time()  # this thread's start: the stages tell the client's wait apart

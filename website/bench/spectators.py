@@ -1,11 +1,14 @@
 """Simulated spectators for `manage.py bench_watch`: N WebSockets on one running bot match's
 live view (`/ws/matches/<id>/watch/`, tournaments/watch.py), each noting when each view reached
-it; the worker stamps each view when it writes it (tournaments/live_feed.py, `written`)."""
+it (the worker stamps each view when it writes it: tournaments/live_feed.py, `written`); and
+N followers of the tournament's page, each asking for its standings and bracket every few
+seconds as the page's script does (tournaments/static/tournaments/tournament.js)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from dataclasses import dataclass, field
 
@@ -21,6 +24,8 @@ class Watched:
     written: set[int] = field(default_factory=set)  # the views' numbers seen by anyone
     ended: int = 0  # spectators told the match is over
     errors: list[str] = field(default_factory=list)
+    follows: list[float] = field(default_factory=list)  # seconds, a follower's look (2 requests)
+    follow_errors: list[str] = field(default_factory=list)
 
 
 async def one_spectator(url: str, origin: str, watched: Watched, deadline: float) -> None:
@@ -58,4 +63,40 @@ async def crowd(
     await asyncio.gather(
         *(one_spectator(url, origin, watched, deadline) for _ in range(spectators))
     )
+    return watched
+
+
+async def one_follower(
+    http, tournament_id: int, watched: Watched, deadline: float, every: float, seed: int
+) -> None:
+    """The tournament's page open: standings and bracket every `every` seconds, both at once,
+    until the tournament is over (then the page stops asking) or the run's time is up."""
+    await asyncio.sleep(random.Random(seed).uniform(0, every))  # not all in one millisecond
+    base = f"/api/tournaments/{tournament_id}/"
+    while time.monotonic() < deadline:
+        start = time.monotonic()
+        (status, standings, _), (bracket_status, bracket, _) = await asyncio.gather(
+            http.call("GET", base + "standings/", None), http.call("GET", base + "bracket/", None)
+        )
+        watched.follows.append(time.monotonic() - start)
+        if status != 200 or bracket_status != 200:
+            watched.follow_errors.append(f"standings {status}, bracket {bracket_status}")
+            return
+        if standings.get("status") not in ("running", "paused"):
+            return
+        await asyncio.sleep(every)
+
+
+async def followers(
+    base: str, tournament_id: int, count: int, seconds: float, every: float
+) -> Watched:
+    from website.bench.people import Http
+
+    http = Http(base, threads=min(200, max(8, 2 * count)))
+    watched = Watched()
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(
+        *(one_follower(http, tournament_id, watched, deadline, every, i) for i in range(count))
+    )
+    http.pool.shutdown(wait=False)
     return watched

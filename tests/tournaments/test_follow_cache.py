@@ -1,0 +1,110 @@
+"""The tournament page's followers (tournaments/api/follow_cache.py): hundreds of people asking
+for the standings and the bracket every few seconds share one build of each at most every
+TRUCO_FOLLOW_CACHE_SECONDS; a tournament that ends shows its final standings at once; a lapsed
+payload is served while one request builds the next; a cache that fails costs a build, not an
+answer."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import caches
+
+from tests.surface import client_for
+from tournaments import lifecycle
+from tournaments.api import follow_cache
+from tournaments.api import views as api_views
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cached(settings):
+    settings.TRUCO_FOLLOW_CACHE_SECONDS = 2
+    settings.CACHES = {
+        **settings.CACHES,
+        "live": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "follow"},
+    }
+    yield caches["live"]
+    caches["live"].clear()
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """How many times each payload was built."""
+    counted = {"standings": 0, "bracket": 0}
+    standings, bracket = api_views.standings_payload, api_views.bracket_payload
+
+    def counted_standings(*args, **kwargs):
+        counted["standings"] += 1
+        return standings(*args, **kwargs)
+
+    def counted_bracket(*args, **kwargs):
+        counted["bracket"] += 1
+        return bracket(*args, **kwargs)
+
+    monkeypatch.setattr(api_views, "standings_payload", counted_standings)
+    monkeypatch.setattr(api_views, "bracket_payload", counted_bracket)
+    return counted
+
+
+def test_fifty_followers_share_one_build_of_the_standings_and_of_the_bracket(
+    make_tournament, cached, builds
+):
+    tournament = make_tournament(4, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    anyone = client_for(None)
+    base = f"/api/tournaments/{tournament.pk}/"
+    answers = [(anyone.get(base + "standings/"), anyone.get(base + "bracket/")) for _ in range(50)]
+    assert all(s.status_code == 200 and b.status_code == 200 for s, b in answers)
+    assert builds == {"standings": 1, "bracket": 1}
+    assert len({s.content for s, _ in answers}) == 1 and len({b.content for _, b in answers}) == 1
+    # Another page of the bracket is another payload.
+    assert anyone.get(base + "bracket/?limit=1").json()["count"] == answers[0][1].json()["count"]
+    assert builds["bracket"] == 2
+
+
+def test_a_tournament_that_ends_shows_its_final_standings_at_once(make_tournament, cached, builds):
+    tournament = make_tournament(2, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    anyone = client_for(None)
+    url = f"/api/tournaments/{tournament.pk}/standings/"
+    assert anyone.get(url).json()["status"] == "running"
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DONE)
+    assert anyone.get(url).json()["status"] == "done"  # not the running one, 2 s old at most
+    assert builds["standings"] == 2
+
+
+def test_a_lapsed_payload_is_served_while_another_request_builds_the_next(
+    make_tournament, cached, builds, monkeypatch
+):
+    tournament = make_tournament(2, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    anyone = client_for(None)
+    url = f"/api/tournaments/{tournament.pk}/standings/"
+    first = anyone.get(url).content
+    now = follow_cache.time.time()
+    monkeypatch.setattr(follow_cache.time, "time", lambda: now + 5)  # past its 2 s
+    tournament.refresh_from_db()
+    key = f"follow:standings:{tournament.pk}:{tournament.status}:"
+    cached.add(f"{key}:building", 1, 10)  # another request builds it now
+    assert anyone.get(url).content == first and builds["standings"] == 1
+    cached.delete(f"{key}:building")  # built (or its builder died): the next one builds
+    assert anyone.get(url).status_code == 200 and builds["standings"] == 2
+    assert anyone.get(url).status_code == 200 and builds["standings"] == 2  # fresh again
+
+
+def test_a_cache_that_fails_costs_a_build_not_an_answer(
+    make_tournament, cached, builds, monkeypatch
+):
+    tournament = make_tournament(2, games_per_match=2)
+    anyone = client_for(None)
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(cached, "get", down)
+    monkeypatch.setattr(cached, "set", down)
+    for _ in range(2):
+        assert anyone.get(f"/api/tournaments/{tournament.pk}/standings/").status_code == 200
+    assert builds["standings"] == 2
