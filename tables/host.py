@@ -116,6 +116,18 @@ class Held:
     # The last commands' answers by id: a command its sender sent again (its host seemed gone)
     # is answered as the first time, not done twice.
     answers: dict[str, Any] = field(default_factory=dict)
+    # Resolved (and replaced) when the host has pushed a change of the table: REST players'
+    # `GET ?wait=` wait on it, the host's loop tells them, nobody polls (TableHost.robots_played).
+    change: asyncio.Future | None = None
+
+    def next_change(self) -> asyncio.Future:
+        if self.change is None or self.change.done():
+            self.change = asyncio.get_running_loop().create_future()
+        return self.change
+
+    def changed(self) -> None:
+        if self.change is not None and not self.change.done():
+            self.change.set_result(None)
 
     def remember(self, command_id: str | None, answer: Any) -> None:
         if command_id is None:
@@ -281,6 +293,11 @@ class TableHost:
     async def outcome(self, held: Held, message: dict[str, Any]) -> dict[str, Any] | None:
         """What the command `message` answers: its handler's answer, or what went wrong."""
         command_id = message.get("id")
+        if message.get("command") == "state" and message.get("wait"):
+            # Outside the table's lock: the robots waited for play under it.
+            await self.robots_played(held, float(message["wait"]))
+            if self.held.get(held.match_id) is not held:
+                return {"moved": True}  # dropped meanwhile: the next host answers
         try:
             async with held.lock:
                 held.active = time.monotonic()
@@ -333,6 +350,7 @@ class TableHost:
         held = self.held.pop(match_id, None)
         if held is None:
             return
+        held.changed()  # its waiting players ask again, of the next host
         self.leases.let_go(match_id)
         if held.timer is not None:
             held.timer.cancel()
@@ -435,10 +453,12 @@ class TableHost:
             if not kept:
                 break
             await self.send(states)
+            held.changed()
             if status not in (OVER, PAUSED) and game.waiting_for_person:
                 break
         if held.table is not None and held.table.to_record and await self.run(self.record, held):
             await self.push(held)  # the match's result
+        held.changed()
         self.set_timer(held)
         if held.table is not None and held.table.recorded:
             await self.run(dispatch.continue_tournament, held.table.tournament.pk)
@@ -732,6 +752,25 @@ class TableHost:
                 del held.connected[player]
                 self.set_timer(held)  # away: played for once the grace has passed
         return None
+
+    async def robots_played(self, held: Held, seconds: float) -> None:
+        """A REST player's `GET ?wait=`: until the table waits no more for its robots (as its
+        row says, which the web server read every 50 ms before: a query each time, and up to 50
+        ms late), at most `seconds`. Woken by each change this host pushes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(seconds, routing.MAX_WAIT_SECONDS)
+        while (
+            self.held.get(held.match_id) is held
+            and held.table is not None
+            and held.table.live.waiting == LiveMatch.Waiting.BOTS
+        ):
+            left = deadline - loop.time()
+            if left <= 0:
+                return
+            try:
+                await asyncio.wait_for(asyncio.shield(held.next_change()), left)
+            except TimeoutError:
+                return
 
     async def on_state(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         """The table as one viewer sees it, from memory (a REST player's `GET`: they are here)."""

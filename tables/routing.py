@@ -36,6 +36,9 @@ HOSTS_CHANNEL = "tables.hosts"
 ACK_SECONDS = 1.5  # a host answers at once that it has the command; past this, ask who holds it
 ANSWER_SECONDS = 30.0  # robots may think a slice before the outcome is known
 TRIES = 3
+# The longest a REST player's `GET ?wait=` waits for the table's robots (the web server refuses
+# more: each waiting request holds one of its threads).
+MAX_WAIT_SECONDS = 5.0
 RESEND_SECONDS = 5.0  # a command unanswered this long by a living host is sent again
 
 

@@ -7,7 +7,7 @@ import ipaddress
 import json
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
@@ -127,8 +127,8 @@ def state_of(match: Match, request, **read) -> dict:
         raise PermissionDenied(str(exc)) from None
 
 
-MAX_WAIT_SECONDS = 5.0
-WAIT_POLL_SECONDS = 0.05
+MAX_WAIT_SECONDS = routing.MAX_WAIT_SECONDS
+WAIT_POLL_SECONDS = 0.05  # without table hosts: a look at the row this often while waiting
 
 
 class WaitThrottle(UserRateThrottle):
@@ -238,26 +238,31 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             throttle = WaitThrottle()
             if not throttle.allow_request(request, self):
                 raise Throttled(throttle.wait())
-            with one_wait_per_player(player.pk):
-                wait_for_bots(match.pk, seconds)
-            # Read again, the match with its live row: as the bots' replies left them.
-            match = get_match(pk, state=True)
         live = live_of(match)
         if is_player and kept_by_a_host(live):
             # The host that keeps the table renders it from memory (and notes the person is
             # here): building it again from the rows cost the web server several times an act.
+            # It answers a wait once its robots have played, with no query meanwhile.
             try:
-                answer = routing.ask(
-                    match.pk,
-                    "state",
-                    viewer=f"p{player.pk}",
-                    language=translation.get_language(),
-                    player=player.pk,
-                    ip=client_ip(request),
-                )
+                with one_wait_per_player(player.pk) if wait else nullcontext():
+                    answer = routing.ask(
+                        match.pk,
+                        "state",
+                        viewer=f"p{player.pk}",
+                        language=translation.get_language(),
+                        player=player.pk,
+                        ip=client_ip(request),
+                        **({"wait": seconds} if wait else {}),
+                    )
                 return Response(answer["state"])
             except TableError:
                 pass  # moved or busy: read from the rows, as without hosts
+        elif wait:
+            with one_wait_per_player(player.pk):
+                wait_for_bots(match.pk, seconds)
+            # Read again, the match with its live row: as the bots' replies left them.
+            match = get_match(pk, state=True)
+            live = live_of(match)
         presence = None
         if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
             # (A match over needs no presence: nobody is played for, no game is paid.) The

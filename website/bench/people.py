@@ -1,7 +1,8 @@
 """Simulated people for the load benchmark (`manage.py bench_play`): each its own user, each at
 its own quick table against one bot, playing whole games as a person would, thinking a while
 before each decision, through the push channel (a WebSocket: states pushed, decisions sent on
-it) or through the REST API (decisions posted, the state polled).
+it) or through the REST API (decisions posted; while the robots think, the state asked with
+`?wait=` as docs/api-and-play.md tells scripts to, or polled).
 
 What is measured, per person and decision: from the moment the decision is sent to the moment
 the person sees their next decision (or the end of the game): the bots' replies, the server's
@@ -22,7 +23,9 @@ from typing import Any
 
 import websockets
 
-POLL_SECONDS = 0.05  # a REST person looks again this often while the robots think
+# Not a header of the server's: when the benchmark's HTTP thread sent the request.
+CLIENT_SENT = "Bench-Client-Sent"
+POLL_SECONDS = 0.05  # a REST person looks again this often while the robots think (no wait)
 
 
 @dataclass
@@ -65,12 +68,15 @@ class Tally:
         meter: dict,
         at: float | None = None,
         web_start: float | None = None,
+        client_sent: float | None = None,
     ) -> None:
         """A push decision's stages: sent by the person at `sent`, its next decision seen at
         `seen` (time.time(), this machine's clock, as the servers' stamps), `meter` the host's
         (stamps, spent_ms, server_ms), `at` when the ASGI server had the state to send;
         `web_start` when the web server began a REST request (its thread's wait, and then its
-        own work before the host, are stages apart)."""
+        own work before the host, are stages apart); `client_sent` when the benchmark's HTTP
+        thread began sending it (the wait for one of those threads in this process, a hundred
+        people's clients in one Python process, is a stage apart too)."""
         stamps = meter.get("stamps") or {}
         spent = meter.get("spent_ms") or {}
         if not all(k in stamps for k in ("received", "heard", "started", "pushed")):
@@ -90,6 +96,12 @@ class Tally:
                 "to the web server's thread": 1000 * (web_start - sent),
                 "the request before the host": ms["received"] - 1000 * web_start,
             }
+            if client_sent is not None:
+                reached = {
+                    "in the people's client": 1000 * (client_sent - sent),
+                    "to the web server's thread": 1000 * (web_start - client_sent),
+                    "the request before the host": reached["the request before the host"],
+                }
         self.stages.append(
             {
                 **reached,
@@ -124,15 +136,18 @@ class Http:
         request.add_header("Authorization", f"Token {token}")
         if data is not None:
             request.add_header("Content-Type", "application/json")
+        sent = time.time()  # this thread's start: the stages tell the client's wait apart
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:
-                return (
+                status, body, headers = (
                     answer.status,
                     json.loads(answer.read() or b"null"),
                     headers_of(answer.headers),
                 )
         except urllib.error.HTTPError as exc:
-            return exc.code, _json_or_text(exc.read()), headers_of(exc.headers)
+            status, body, headers = exc.code, _json_or_text(exc.read()), headers_of(exc.headers)
+        headers[CLIENT_SENT] = f"{sent:.6f}"
+        return status, body, headers
 
     async def call(self, method: str, path: str, token: str, body: Any = None):
         loop = asyncio.get_running_loop()
@@ -258,21 +273,34 @@ async def play_over_rest(
     tally: Tally,
     rng: random.Random,
     deadline: float,
+    wait: float = 0.0,
 ) -> None:
+    """`wait`: seconds of `GET ?wait=` while the robots think (each request waits for them);
+    0: a GET every POLL_SECONDS."""
     path = f"/api/play/matches/{table['match']}/"
     state = table
     first = True
+
+    async def look() -> tuple[int, Any]:
+        if wait:
+            status, state, headers = await http.call("GET", f"{path}?wait={wait:g}", person.token)
+            tally.meter("rest wait", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+        else:
+            await asyncio.sleep(POLL_SECONDS)
+            status, state, headers = await http.call("GET", path, person.token)
+            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+        if status != 200:
+            tally.errors.append(f"{person.name}: GET {status} {state}")
+        return status, state
+
     while time.monotonic() < deadline:
         if state["status"] in ("done", "cancelled"):
             tally.games_ended += state["status"] == "done"
             return
         decision = choose(state, rng)
         if decision is None:
-            await asyncio.sleep(POLL_SECONDS)
-            status, state, headers = await http.call("GET", path, person.token)
-            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            status, state = await look()
             if status != 200:
-                tally.errors.append(f"{person.name}: GET {status} {state}")
                 return
             continue
         await think(seconds, rng)
@@ -303,6 +331,7 @@ async def play_over_rest(
                 answered_at,
                 json.loads(headers["X-Table-Meter"]),
                 web_start=float(start) if start else None,
+                client_sent=float(headers[CLIENT_SENT]),
             )
         while time.monotonic() < deadline:
             if state["status"] in ("done", "cancelled") or (
@@ -310,11 +339,8 @@ async def play_over_rest(
             ):
                 tally.took(sent_at)
                 break
-            await asyncio.sleep(POLL_SECONDS)
-            status, state, headers = await http.call("GET", path, person.token)
-            tally.meter("rest state", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            status, state = await look()
             if status != 200:
-                tally.errors.append(f"{person.name}: GET {status} {state}")
                 return
     tally.errors.append(f"{person.name}: the game did not end in time")
 
@@ -330,6 +356,7 @@ async def one_person(
     tally: Tally,
     seed: int,
     deadline: float,
+    rest_wait: float = 0.0,
 ) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, 2.0))  # people do not all arrive in one millisecond
@@ -343,7 +370,7 @@ async def one_person(
                 http, ws_base, origin, person, table, seconds, tally, rng, deadline
             )
         else:
-            await play_over_rest(http, person, table, seconds, tally, rng, deadline)
+            await play_over_rest(http, person, table, seconds, tally, rng, deadline, rest_wait)
     except Exception as exc:  # a person's failure is counted, the others go on
         tally.errors.append(f"{person.name}: {type(exc).__name__}: {exc}")
 
@@ -356,6 +383,7 @@ async def crowd(
     transport: str,
     seconds: float,
     limit_seconds: float,
+    rest_wait: float = 0.0,
 ) -> tuple[Tally, float]:
     http = Http(base, threads=min(200, max(8, len(people))))
     tally = Tally()
@@ -364,7 +392,9 @@ async def crowd(
     origin = base
     await asyncio.gather(
         *(
-            one_person(http, ws_base, origin, p, quick, transport, seconds, tally, i, deadline)
+            one_person(
+                http, ws_base, origin, p, quick, transport, seconds, tally, i, deadline, rest_wait
+            )
             for i, p in enumerate(people)
         )
     )

@@ -4,7 +4,7 @@ database and a Redis database of its own), stopped at the end:
 - `embedded`: what `make run` starts: one uvicorn process serving the site, the API and the
   WebSockets with the table host inside it (no Redis: the in-memory channel layer), SQLite, the
   folder broker and one Celery worker (the uploaded bot's smoke match).
-- `production`: docker-compose.yml's processes on this machine: gunicorn (6 workers x 2
+- `production`: docker-compose.yml's processes on this machine: gunicorn (6 workers x 8
   threads) for the pages and the API, uvicorn (2 workers) for the WebSockets, table hosts of
   their own on the Redis channel layer, PostgreSQL, Redis, one Celery worker; DJANGO_DEBUG=0
   with collected static files.
@@ -172,7 +172,7 @@ def production(table_hosts: int, database_url: str, redis_url: str) -> Shape:
             "--workers",
             "6",
             "--threads",
-            "2",
+            "8",
         ],
         "web.log",
     )

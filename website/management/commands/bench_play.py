@@ -118,6 +118,13 @@ class Command(BaseCommand):
             "--bot", default="js", help="js (an uploaded JavaScript bundle) or a built-in bot"
         )
         parser.add_argument("--transport", choices=["push", "rest"], default="push")
+        parser.add_argument(
+            "--rest-wait",
+            type=float,
+            default=5.0,
+            help="over REST, while the robots think: GET ?wait= this many seconds, as "
+            "docs/api-and-play.md tells scripts to (0: a GET every 50 ms instead)",
+        )
         parser.add_argument("--variant", default="paulista")
         parser.add_argument("--limit", type=float, default=300.0, help="seconds at most")
         parser.add_argument("--table-hosts", type=int, default=2)
@@ -162,12 +169,17 @@ class Command(BaseCommand):
                 opts["transport"],
                 opts["think"],
                 opts["limit"],
+                opts["rest_wait"],
             )
         )
         cpu = shapes_cpu(shape) - cpu_before
+        transport = opts["transport"]
+        if transport == "rest":
+            wait = opts["rest_wait"]
+            transport += f" (GET ?wait={wait:g} while the robots think)" if wait else " (polled)"
         ms = [1000 * s for s in tally.latencies]
         self.stdout.write(
-            f"\n{opts['shape']} shape, {len(people)} people, {opts['transport']}, bot {opts['bot']}, "
+            f"\n{opts['shape']} shape, {len(people)} people, {transport}, bot {opts['bot']}, "
             f"thinking {opts['think']:g} s a decision"
         )
         self.stdout.write(f"games ended        {tally.games_ended}/{len(people)} in {wall:.1f} s")
