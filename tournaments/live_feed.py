@@ -97,6 +97,8 @@ class LiveFeed:
             "a_team": next((seat % 2 for seat, k in enumerate(keys) if k[0] == "a"), 0),
             "ply": session.ply,
             "over": session.over,
+            # When it was written (seconds since the epoch): how late a spectator's view is.
+            "written": round(time.time(), 3),
             # The view only: the actions themselves would name a card played face down.
             "view": session.public_view(),
         }

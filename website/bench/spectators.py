@@ -1,0 +1,61 @@
+"""Simulated spectators for `manage.py bench_watch`: N WebSockets on one running bot match's
+live view (`/ws/matches/<id>/watch/`, tournaments/watch.py), each noting when each view reached
+it; the worker stamps each view when it writes it (tournaments/live_feed.py, `written`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+
+import websockets
+
+
+@dataclass
+class Watched:
+    """What all the spectators saw."""
+
+    lags: list[float] = field(default_factory=list)  # seconds, written -> reached a spectator
+    views: list[int] = field(default_factory=list)  # views each spectator received
+    written: set[int] = field(default_factory=set)  # the views' numbers seen by anyone
+    ended: int = 0  # spectators told the match is over
+    errors: list[str] = field(default_factory=list)
+
+
+async def one_spectator(url: str, origin: str, watched: Watched, deadline: float) -> None:
+    seen = 0
+    try:
+        async with websockets.connect(
+            url, additional_headers={"Origin": origin}, open_timeout=30, max_size=2**22
+        ) as socket:
+            while time.monotonic() < deadline:
+                left = deadline - time.monotonic()
+                message = json.loads(await asyncio.wait_for(socket.recv(), left))
+                if message.get("type") == "view":
+                    live = message["live"]
+                    if live.get("written") is not None:
+                        watched.lags.append(time.time() - float(live["written"]))
+                    watched.written.add(live["seq"])
+                    seen += 1
+                elif message.get("type") == "done":
+                    watched.ended += 1
+                    return
+    except TimeoutError:
+        pass  # the run's time is up
+    except Exception as exc:  # one spectator's failure is counted, the others go on
+        watched.errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        watched.views.append(seen)
+
+
+async def crowd(
+    ws_base: str, origin: str, match_id: int, spectators: int, seconds: float
+) -> Watched:
+    watched = Watched()
+    url = f"{ws_base}/ws/matches/{match_id}/watch/"
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(
+        *(one_spectator(url, origin, watched, deadline) for _ in range(spectators))
+    )
+    return watched
