@@ -41,12 +41,18 @@ from django.db.models import Q
 from django.utils import timezone, translation
 
 from engine.session import OVER, PAUSED
-from players.models import Player
 from stack import metering
 from stack.metering import Meter
 from tables import routing
 from tables.host_leases import Leases, Renewer
-from tables.live import ADVANCE_SLICE_SECONDS, LiveTable, TableError, human_ids, load_match
+from tables.live import (
+    ADVANCE_SLICE_SECONDS,
+    LiveTable,
+    TableError,
+    human_ids,
+    human_member,
+    load_match,
+)
 from tables.models import LiveMatch, TableHostBeat
 from tables.services import not_seated, touch
 from tables.signals import writing_as_host
@@ -110,7 +116,6 @@ class Held:
     last_seen: dict[int, Any] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
     active: float = field(default_factory=time.monotonic)
-    players: dict[int, Player] = field(default_factory=dict)
     touched: dict[int, tuple[float, str]] = field(default_factory=dict)  # Presence written
     thinking: bool = False
     # The last commands' answers by id: a command its sender sent again (its host seemed gone)
@@ -568,10 +573,9 @@ class TableHost:
     def render(self, held: Held, viewer: str, language: str) -> dict[str, Any] | None:
         player = None
         if viewer.startswith("p"):
-            player_id = int(viewer[1:])
-            player = held.players.get(player_id)
-            if player is None:
-                player = held.players[player_id] = Player.objects.get(pk=player_id)
+            # A person of the table is a member of the match, read with it (no query); anyone
+            # else sees what a spectator sees (whose seats are whose is all render reads).
+            player = human_member(held.table.match, int(viewer[1:]))
         with translation.override(language):
             try:
                 return render(held.table.match, held.table, player, staff=viewer == "staff")

@@ -133,6 +133,16 @@ def human_ids(match: Match) -> set[int]:
     return ids
 
 
+def human_member(match: Match, player_id: int) -> Player | None:
+    """The player `player_id` among the people of the match's sides (read with it), else None."""
+    for entrant in (match.entrant_a, match.entrant_b):
+        if entrant is not None and entrant.bot_id is None:
+            for member in entrant.members.all():
+                if member.pk == player_id:
+                    return member
+    return None
+
+
 def has_humans(match: Match) -> bool:
     return any(e is not None and e.bot_id is None for e in (match.entrant_a, match.entrant_b))
 

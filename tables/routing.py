@@ -240,8 +240,7 @@ def changed(match_id: int) -> None:
         table_group(match_id),
         {"type": "table.command", "match": match_id, "command": "changed"},
     )
-    held = LiveMatch.objects.filter(match_id=match_id, host_lease_until__gt=timezone.now()).exists()
-    if not held:
+    if not held_by_a_host(match_id):
         loop_thread.call(claim, match_id)
 
 

@@ -385,3 +385,43 @@ def test_a_rest_players_state_comes_from_the_host_that_keeps_the_table(settings,
     asked.clear()
     assert stranger.get(path).status_code == 200
     assert asked == []
+
+
+def test_a_hosts_first_decision_renders_its_views_with_no_query_of_their_own():
+    """A table built again (or just taken) whose views were never rendered: its first decision
+    renders them (the person's and a spectator's) from what the table's rows hold, the person
+    found among the match's members and the invited names read with the match. They cost a
+    query each before (5 queries for such a first decision), now none (3: the row's lock, the
+    person's presence, the decision)."""
+    user, match = quick_table()
+    player = user.player
+    host = TableHost("test-host", threads=1)
+    held = None
+    try:
+        assert host.take_lease(match.pk)
+        held = host.held[match.pk] = Held(match.pk)
+        held.views[(f"p{player.pk}", "en")] += 1
+        held.views[("spectator", "en")] += 1
+        held.connected[player.pk] += 1
+        with writing_as_host():
+            assert host.rebuild(held)
+            table = held.table
+            seat = table.game.to_act
+            message = {
+                "player": player.pk,
+                "action": table.game.observation(seat).legal[0],
+                "seat": seat,
+                "turn": table.turn,
+                "ip": "10.0.0.1",
+            }
+            with CaptureQueriesContext(connection) as captured:
+                states = dict(host.act_at_once(held, message))
+        assert len(queries(captured)) <= 3, queries(captured)
+        mine = states[f"view.{match.pk}.p{player.pk}.en"]
+        assert mine["you"], mine["seats"]  # the person found among the members: their seats
+        assert states[f"view.{match.pk}.spectator.en"]["you"] == []
+    finally:
+        if held is not None and held.table is not None:
+            held.table.close_bots()
+        host.pool.submit(lambda: connection.close()).result()
+        host.pool.shutdown(wait=True)

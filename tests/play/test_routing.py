@@ -251,3 +251,36 @@ def test_a_late_answer_reaches_its_sender_on_a_layer_that_forgets_a_read_it_gave
     answer = asked_with_a_host(layer, 15, heard, delay=0.5, joined=True)
     assert answer["ok"] is True
     assert len(heard) == 1
+
+
+@pytest.mark.django_db
+def test_a_table_changed_outside_its_host_is_claimed_only_when_no_host_holds_its_lease(
+    monkeypatch,
+):
+    """`changed` tells the table's host and claims the table when no host holds its lease
+    (the same question as a sender's that hears nothing: `held_by_a_host`)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.models import LiveMatch
+    from tables.quick import quick_match
+    from tables.services import open_match
+    from tests.factories import UserFactory
+
+    user = UserFactory()
+    match = quick_match(user, variant="paulista", bot="heuristic", turn_seconds=0)
+    open_match(match.pk, user, "10.0.0.1")
+    called: list = []
+    monkeypatch.setattr(routing.loop_thread, "call", lambda fn, *args, **kw: called.append(fn))
+
+    def claimed(**lease) -> bool:
+        LiveMatch.objects.filter(match=match).update(**lease)
+        called.clear()
+        routing.changed(match.pk)
+        assert len(called) in (1, 2)  # the host told, then the claim if any
+        return routing.claim in called
+
+    assert not claimed(host="host-x", host_lease_until=timezone.now() + timedelta(seconds=10))
+    assert claimed(host="host-x", host_lease_until=timezone.now())  # its lease ran out
+    assert claimed(host="", host_lease_until=None)  # given back
