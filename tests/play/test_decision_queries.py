@@ -308,7 +308,9 @@ def test_a_rest_decision_sent_to_a_table_host_reads_only_the_token_and_who_acts(
     stranger = client_of(UserFactory())
     refused = stranger.post(f"/api/play/matches/{match.pk}/act/", {"action": "play 4c"}, "json")
     assert refused.status_code == 403, refused.content
-    assert me.post("/api/play/matches/999999/act/", {"action": "play 4c"}, "json").status_code == 404
+    assert (
+        me.post("/api/play/matches/999999/act/", {"action": "play 4c"}, "json").status_code == 404
+    )
     assert len(sent) == 1  # neither went to a host
 
 
