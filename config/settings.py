@@ -57,12 +57,17 @@
   (default REDIS_URL: the Channels layer between web servers and table hosts; without one the
   layer is in memory and the host runs inside the one web process: the embedded default),
   `TRUCO_CHANNEL_LAYER` (with Redis: `pubsub`, the default, or `core`: channels_redis' two
-  layers), `TRUCO_TABLE_LEASE_SECONDS` (how long a table stays a dead host's, default 10),
+  layers), `TRUCO_CHANNEL_PREFIX` (the names of the site's channels in Redis, default `asgi`:
+  give each site sharing one Redis its own, as pub/sub ignores database numbers),
+  `TRUCO_TABLE_LEASE_SECONDS` (how long a table stays a dead host's, default 10),
   `TRUCO_TABLE_IDLE_SECONDS` (an idle table gives its bot processes back, default 120),
   `TRUCO_TABLE_HOST_TABLES` (tables one host holds at most, default 500),
   `TRUCO_TABLE_HOST_THREADS` (robots thinking at once on a host, default 64; they hold no
   database connection), `TRUCO_TABLE_HOST_DB_THREADS` (a host's threads that read and write
   the tables, a database connection each, default 8).
+- `TRUCO_FOLLOW_CACHE_SECONDS`: a tournament's standings and bracket, which its page's
+  followers ask for every 3 s, are built once for all of them at most this often (default 2;
+  0: at every request).
 - `TRUCO_OPEN_TABLE_HOURS`: a table still waiting for people this many hours after it was
   opened is abandoned: the lobby no longer offers it (default 12).
 - `DJANGO_DEBUG_PAGES` (default off) or `DJANGO_INTERNAL_IPS` (comma-separated addresses):
@@ -532,11 +537,15 @@ if TRUCO_CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(
         f"TRUCO_CHANNEL_LAYER must be core or pubsub, not {TRUCO_CHANNEL_LAYER!r}"
     )
+# The names of this site's channels and groups in Redis. Redis' pub/sub is one for all its
+# database numbers: two sites (or two benchmark runs) on one Redis with the same prefix would
+# hear each other's table commands. The table hosts' claims channel takes it too (routing.py).
+TRUCO_CHANNEL_PREFIX = os.environ.get("TRUCO_CHANNEL_PREFIX", "asgi")
 if CHANNELS_REDIS_URL and TRUCO_CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [CHANNELS_REDIS_URL]},
+            "CONFIG": {"hosts": [CHANNELS_REDIS_URL], "prefix": TRUCO_CHANNEL_PREFIX},
         }
     }
 elif CHANNELS_REDIS_URL:
@@ -547,6 +556,7 @@ elif CHANNELS_REDIS_URL:
             # channel's read timed out and killed the reader. A longer one keeps it waiting.
             "CONFIG": {
                 "hosts": [{"address": CHANNELS_REDIS_URL, "socket_timeout": 30}],
+                "prefix": TRUCO_CHANNEL_PREFIX,
                 "capacity": 1000,
                 "expiry": 30,
             },

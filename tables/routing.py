@@ -24,6 +24,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.utils import timezone
 
 from tables import loop_thread
@@ -32,7 +33,8 @@ from tables.models import LiveMatch
 
 log = logging.getLogger(__name__)
 
-HOSTS_CHANNEL = "tables.hosts"
+# Where claims go: a fixed name, which the layers do not prefix (settings.TRUCO_CHANNEL_PREFIX).
+HOSTS_CHANNEL = f"{settings.TRUCO_CHANNEL_PREFIX}.tables.hosts"
 ACK_SECONDS = 1.5  # a host answers at once that it has the command; past this, ask who holds it
 ANSWER_SECONDS = 30.0  # robots may think a slice before the outcome is known
 TRIES = 3

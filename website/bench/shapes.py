@@ -154,6 +154,9 @@ def production(table_hosts: int, database_url: str, redis_url: str) -> Shape:
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
         "TRUCO_BENCH_METRICS": "1",
         "TRUCO_QUEUE": f"bench-{secrets.token_hex(4)}",
+        # Redis' pub/sub ignores database numbers: runs at once must not hear each other's
+        # table commands (a run's hosts answered another run's people).
+        "TRUCO_CHANNEL_PREFIX": f"bench{secrets.token_hex(4)}",
     }
     env.pop("CHANNELS_REDIS_URL", None)
     shape = Shape("production", folder, env)
