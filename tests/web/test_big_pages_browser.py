@@ -58,3 +58,33 @@ def test_the_live_redraw_keeps_the_pages_slices(page, live_server, swiss, client
     assert redrawn(page) == (names[50:100], keys[64:])
     # The round links it draws keep the standings' page.
     assert "standings_page=2" in page.locator("#rounds-nav a").first.get_attribute("href")
+
+
+def test_a_page_in_a_background_tab_asks_nothing_and_asks_at_once_when_shown(
+    page, live_server, swiss
+):
+    """Hundreds of people follow a tournament, many in tabs they do not look at: those ask the
+    server nothing (tournaments/static/tournaments/tournament.js)."""
+    cup = swiss(8)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/standings/" in r.url else None)
+    page.goto(f"{live_server.url}/tournaments/{cup.pk}/")
+    page.wait_for_function(REDRAWN, timeout=15_000)
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    page.wait_for_timeout(500)  # a look under way when it was hidden ends
+    before = len(asked)
+    page.wait_for_timeout(4_000)  # longer than the 3 s between looks
+    assert len(asked) == before  # hidden: nothing asked
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    page.wait_for_timeout(1_000)
+    assert len(asked) > before  # shown again: asked at once, not 3 s later

@@ -94,7 +94,12 @@
       }
       return base + "bracket/?" + query.toString();
     };
+    // A tab in the background asks nothing; shown again, it asks at once.
+    let waiting = null, asking = false, over = false;
     async function tick() {
+      waiting = null;
+      if (over || asking || document.hidden) return;
+      asking = true;
       try {
         let [standings, bracket] = await Promise.all([
           fetchJSON(base + "standings/"), fetchJSON(bracketUrl())]);
@@ -119,14 +124,19 @@
         if (standings.status !== "running" && standings.status !== "paused") {
           const live = document.getElementById("live");
           if (live) live.remove();
-          return;  // finished: nothing more will change
+          over = true;  // finished: nothing more will change
         }
       } catch (e) {
         /* a failed poll is retried at the next tick */
+      } finally {
+        asking = false;
       }
-      setTimeout(tick, POLL_MS);
+      if (!over) waiting = setTimeout(tick, POLL_MS);
     }
-    setTimeout(tick, POLL_MS);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && waiting === null) tick();
+    });
+    waiting = setTimeout(tick, POLL_MS);
   }
 
   window.Arena.followTournament = followTournament;

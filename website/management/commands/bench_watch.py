@@ -98,7 +98,7 @@ class Command(BaseCommand):
             f"match {match_id} running; {opts['spectators']} spectators and "
             f"{opts['followers']} followers of tournament {tournament_id} join"
         )
-        cpu_before, start = shapes_cpu(shape), time.monotonic()
+        cpu_before, start, client_before = shapes_cpu(shape), time.monotonic(), time.process_time()
 
         async def everyone() -> tuple[Watched, Watched]:
             return await asyncio.gather(
@@ -111,6 +111,7 @@ class Command(BaseCommand):
         watched, followed = asyncio.run(everyone())
         wall = time.monotonic() - start
         cpu = shapes_cpu(shape) - cpu_before
+        client = time.process_time() - client_before
         self.stdout.write(
             f"\n{opts['shape']} shape, {opts['spectators']} spectators of one match "
             f"({opts['bots']}), {opts['followers']} followers of its tournament, {wall:.1f} s"
@@ -130,6 +131,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"server CPU         {cpu:.1f} s in {wall:.0f} s: {cpu / wall:.2f} cores "
             "(the web and push servers, table hosts: not the worker that plays the match)"
+        )
+        self.stdout.write(
+            f"the crowd's CPU    {client:.1f} s: {client / wall:.2f} cores (this process, the "
+            "simulated people: on the same machine, they take from the servers)"
         )
 
     def write_spectators(self, watched: Watched, spectators: int) -> None:
