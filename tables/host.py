@@ -572,7 +572,10 @@ class TableHost:
 
     def render(self, held: Held, viewer: str, language: str) -> dict[str, Any] | None:
         player = None
-        if viewer.startswith("p"):
+        # Viewers are `p<player id>`, `staff` and `public` (tables/push.py): "public" starts
+        # with a p too, and read as a player it raised, which broke every push of a table a
+        # spectator watched.
+        if viewer.startswith("p") and viewer[1:].isdigit():
             # A person of the table is a member of the match, read with it (no query); anyone
             # else sees what a spectator sees (whose seats are whose is all render reads).
             player = human_member(held.table.match, int(viewer[1:]))
