@@ -50,6 +50,11 @@ class Tally:
     meters: dict[str, list[dict]] = field(default_factory=dict)  # kind -> [{queries, server_ms}]
     # Where each push decision's time went, ms by stage (STAGES), from the host's stamps.
     stages: list[dict[str, float]] = field(default_factory=list)
+    # Spectators of the people's tables (signed out, a WebSocket each): states each received,
+    # how many saw their table's game end, what went wrong.
+    watched: list[int] = field(default_factory=list)
+    watchers_saw_end: int = 0
+    watcher_errors: list[str] = field(default_factory=list)
 
     def took(self, sent_at: float) -> None:
         now = time.monotonic()
@@ -346,6 +351,37 @@ async def play_over_rest(
     tally.errors.append(f"{person.name}: the game did not end in time")
 
 
+async def watch_table(ws_base: str, origin: str, match: int, tally: Tally, deadline: float):
+    """A signed-out spectator of table `match`: the states pushed to it until the game ends."""
+    seen = 0
+    try:
+        async with websockets.connect(
+            f"{ws_base}/ws/play/matches/{match}/",
+            additional_headers={"Origin": origin},
+            open_timeout=30,
+            max_size=2**22,
+        ) as socket:
+            while time.monotonic() < deadline:
+                left = deadline - time.monotonic()
+                message = json.loads(await asyncio.wait_for(socket.recv(), left))
+                if message.get("type") == "error":
+                    tally.watcher_errors.append(str(message.get("detail"))[:200])
+                if message.get("type") != "state":
+                    continue
+                seen += 1
+                if message["state"]["status"] in ("done", "cancelled"):
+                    tally.watchers_saw_end += 1
+                    return
+    except asyncio.CancelledError:
+        raise
+    except TimeoutError:
+        pass
+    except Exception as exc:  # one spectator's failure is counted, the others go on
+        tally.watcher_errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        tally.watched.append(seen)
+
+
 async def one_person(
     http: Http,
     ws_base: str,
@@ -358,14 +394,20 @@ async def one_person(
     seed: int,
     deadline: float,
     rest_wait: float = 0.0,
+    watchers: int = 0,
 ) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, 2.0))  # people do not all arrive in one millisecond
+    watching: list[asyncio.Task] = []
     try:
         status, table, _ = await http.call("POST", "/api/play/quick/", person.token, quick)
         if status != 201:
             tally.errors.append(f"{person.name}: quick {status} {table}")
             return
+        watching = [
+            asyncio.ensure_future(watch_table(ws_base, origin, table["match"], tally, deadline))
+            for _ in range(watchers)
+        ]
         if transport == "push":
             await play_over_push(
                 http, ws_base, origin, person, table, seconds, tally, rng, deadline
@@ -374,6 +416,12 @@ async def one_person(
             await play_over_rest(http, person, table, seconds, tally, rng, deadline, rest_wait)
     except Exception as exc:  # a person's failure is counted, the others go on
         tally.errors.append(f"{person.name}: {type(exc).__name__}: {exc}")
+    finally:
+        if watching:  # a moment for the spectators to see the end, then they leave
+            await asyncio.wait(watching, timeout=5)
+            for task in watching:
+                task.cancel()
+            await asyncio.gather(*watching, return_exceptions=True)
 
 
 async def crowd(
@@ -385,6 +433,7 @@ async def crowd(
     seconds: float,
     limit_seconds: float,
     rest_wait: float = 0.0,
+    watchers: int = 0,
 ) -> tuple[Tally, float]:
     http = Http(base, threads=min(200, max(8, len(people))))
     tally = Tally()
@@ -394,7 +443,18 @@ async def crowd(
     await asyncio.gather(
         *(
             one_person(
-                http, ws_base, origin, p, quick, transport, seconds, tally, i, deadline, rest_wait
+                http,
+                ws_base,
+                origin,
+                p,
+                quick,
+                transport,
+                seconds,
+                tally,
+                i,
+                deadline,
+                rest_wait,
+                watchers,
             )
             for i, p in enumerate(people)
         )

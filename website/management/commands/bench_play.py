@@ -125,6 +125,12 @@ class Command(BaseCommand):
             help="over REST, while the robots think: GET ?wait= this many seconds, as "
             "docs/api-and-play.md tells scripts to (0: a GET every 50 ms instead)",
         )
+        parser.add_argument(
+            "--watchers",
+            type=int,
+            default=0,
+            help="signed-out spectators of each person's table (a WebSocket each)",
+        )
         parser.add_argument("--variant", default="paulista")
         parser.add_argument("--limit", type=float, default=300.0, help="seconds at most")
         parser.add_argument("--table-hosts", type=int, default=2)
@@ -170,6 +176,7 @@ class Command(BaseCommand):
                 opts["think"],
                 opts["limit"],
                 opts["rest_wait"],
+                opts["watchers"],
             )
         )
         cpu = shapes_cpu(shape) - cpu_before
@@ -199,6 +206,16 @@ class Command(BaseCommand):
                 f"server CPU         {cpu:.1f} s, {1000 * cpu / tally.actions:.1f} ms an action "
                 "(robots' processes included)"
             )
+        if opts["watchers"]:
+            watched = tally.watched or [0]
+            self.stdout.write(
+                f"spectators         {len(tally.watched)} ({opts['watchers']} a table): "
+                f"{tally.watchers_saw_end} saw their table's game end, states received mean "
+                f"{statistics.mean(watched):.1f} (min {min(watched)}), "
+                f"{len(tally.watcher_errors)} errors"
+            )
+            for error in tally.watcher_errors[:3]:
+                self.stdout.write(f"  {error[:200]}")
         if tally.stages:
             self.write_stages(tally.stages)
         for kind, meters in sorted(tally.meters.items()):
