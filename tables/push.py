@@ -57,25 +57,45 @@ def viewer_of(match_id: int, user) -> tuple[str, int | None] | None:
 
 
 def language_of(scope) -> str:
-    """The viewer's language: the site's cookie, else the browser's."""
-    cookies = scope.get("cookies") or {}
-    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
-    supported = {code for code, _ in settings.LANGUAGES}
-    if chosen in supported:
-        return chosen
+    """The viewer's language, one of settings.LANGUAGES as written there: the site's cookie,
+    else the browser's first supported choice by its weights (`Accept-Language`), else the
+    site's. A language the site does not have once raised here (Django's lookup of the
+    variant), and the browser's page never connected; and every spelling of one (pt-BR, pt-br)
+    was a view the host rendered apart."""
+    supported = {code.lower(): code for code, _ in settings.LANGUAGES}
+    chosen = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen and chosen.lower() in supported:
+        return supported[chosen.lower()]
     for name, value in scope.get("headers", []):
         if name == b"accept-language":
-            for part in value.decode("latin-1").split(","):
-                code = (
-                    translation.get_supported_language_variant(
-                        part.split(";")[0].strip() or settings.LANGUAGE_CODE
-                    )
-                    if part.strip()
-                    else None
-                )
-                if code:
-                    return code
+            for code in accepted_languages(value.decode("latin-1")):
+                try:
+                    variant = translation.get_supported_language_variant(code)
+                except LookupError:
+                    continue
+                if variant.lower() in supported:
+                    return supported[variant.lower()]
     return settings.LANGUAGE_CODE
+
+
+def accepted_languages(header: str) -> list[str]:
+    """The language codes of an `Accept-Language` header, most wanted first (`*` and malformed
+    weights left out)."""
+    weighed = []
+    for order, part in enumerate(header[:500].split(",")):
+        code, _, params = part.strip().partition(";")
+        code = code.strip()
+        if not code or code == "*":
+            continue
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if weight > 0:
+            weighed.append((-weight, order, code))
+    return [code for _, _, code in sorted(weighed)]
 
 
 def client_address(scope) -> str | None:
