@@ -113,6 +113,9 @@ class Held:
     table: LiveTable | None = None
     views: Counter = field(default_factory=Counter)  # (viewer, language): connections
     connected: Counter = field(default_factory=Counter)  # player id: connections
+    # The connections watching, by their channel: a connection told to watch again (a host that
+    # took the table over asks them all: TableHost.claim) is counted once.
+    watchers: dict[str, tuple[tuple[str, str], int | None]] = field(default_factory=dict)
     last_seen: dict[int, Any] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
     active: float = field(default_factory=time.monotonic)
@@ -342,6 +345,13 @@ class TableHost:
             if not await self.run(self.rebuild, held):
                 await self.drop(match_id, release=True)
                 return
+            # Pages that watched the table at a host that died or let it go are connected
+            # still, but this host knows none of them: each is asked to watch again (all of a
+            # table's connections are in its chat group), else none would hear another state
+            # and their people would be taken for away.
+            await routing.layer().group_send(
+                routing.chat_group(match_id), {"type": "table.rewatch", "match": match_id}
+            )
             await self.play_on(held)
 
     def take_lease(self, match_id: int) -> bool:
@@ -736,10 +746,15 @@ class TableHost:
 
     async def on_watch(self, held: Held, message: dict[str, Any]) -> dict[str, Any]:
         viewer, language = message["viewer"], message["language"]
-        held.views[(viewer, language)] += 1
         player = message.get("player")
+        connection = message.get("connection")
+        if connection is None or connection not in held.watchers:
+            if connection is not None:
+                held.watchers[connection] = ((viewer, language), player)
+            held.views[(viewer, language)] += 1
+            if player is not None:
+                held.connected[player] += 1
         if player is not None:
-            held.connected[player] += 1
             held.last_seen[player] = timezone.now()
         state = await self.run(self.render, held, viewer, language)
         if player is not None and held.table is not None and held.table.stood_in:
@@ -747,6 +762,9 @@ class TableHost:
         return {"state": state}
 
     async def on_unwatch(self, held: Held, message: dict[str, Any]) -> None:
+        connection = message.get("connection")
+        if connection is not None and held.watchers.pop(connection, None) is None:
+            return  # it watched another host (before this one took the table over): not here
         key = (message["viewer"], message["language"])
         held.views[key] -= 1
         if held.views[key] <= 0:

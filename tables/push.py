@@ -143,7 +143,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "state", "state": answer["state"]})
 
     def who(self) -> dict[str, Any]:
-        return {"viewer": self.viewer, "language": self.language, "player": self.player}
+        return {
+            "viewer": self.viewer,
+            "language": self.language,
+            "player": self.player,
+            "connection": self.channel_name,  # one watcher however often it says it watches
+        }
+
+    async def table_rewatch(self, event):
+        """A host took the table over: it knows nobody watches; this connection does."""
+        if not self.watching:
+            return
+        try:
+            answer = await routing.ask_async(self.match_id, "watch", **self.who())
+        except TableError:
+            return  # the next host asks again
+        if answer.get("state") is not None:
+            await self.send_json({"type": "state", "state": answer["state"]})
 
     async def disconnect(self, code):
         if not hasattr(self, "group"):
