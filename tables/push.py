@@ -35,24 +35,29 @@ from tables import routing
 from tables.live import TableError, human_ids, load_match
 from tables.models import settings_of
 from tables.services import touch
+from tournaments.models import Match
 
 FORBIDDEN = 4403  # a WebSocket close code: not yours to watch
-GONE = 4404
+GONE = 4404  # no such table, or its match is over: nothing more will be pushed
+# Not dealt yet (a table of people waiting for them): no host keeps it, nothing is pushed; the
+# page polls until it is dealt and connects again (tables/static/tables/play.js).
+NOT_YET = 4409
 
 
-def viewer_of(match_id: int, user) -> tuple[str, int | None] | None:
-    """(viewer key, player id) of `user` at the table, or None: not allowed to watch."""
+def viewer_of(match_id: int, user) -> tuple[str, int | None, str] | None:
+    """(viewer key, player id, the match's status) of `user` at the table, or None: not
+    allowed to watch."""
     try:
         match = load_match(match_id)
     except TableError:
         return None
     player = player_of(user) if user is not None else None
     if player is not None and player.pk in human_ids(match):
-        return f"p{player.pk}", player.pk
+        return f"p{player.pk}", player.pk, match.status
     if user is not None and user.is_authenticated and user.is_staff:
-        return "staff", None
+        return "staff", None, match.status
     if settings_of(match.tournament).spectators:
-        return "public", None
+        return "public", None, match.status
     return None
 
 
@@ -124,7 +129,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if who is None:
             await self.close(code=FORBIDDEN)
             return
-        self.viewer, self.player = who
+        self.viewer, self.player, status = who
+        if status != Match.Status.RUNNING:
+            # Pending, or over: no host keeps it. Asking one to made every page of a table of
+            # people waiting for them fail here (its presence written for a live row not
+            # there yet), and the page connected again and again.
+            await self.accept()
+            await self.close(code=GONE if status in Match.FINISHED else NOT_YET)
+            return
         self.language = language_of(self.scope)
         self.ip = client_address(self.scope)
         self.group = routing.view_group(self.match_id, self.viewer, self.language)

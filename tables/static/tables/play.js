@@ -471,9 +471,10 @@
         liveLine.hidden = true;
         clearTimeout(timer);  // no polling while the state is pushed
       },
-      down(closedForGood) {
+      down(closedForGood, notDealt) {
         if (closedForGood) { stopped = true; return; }
-        liveLine.hidden = false;
+        // Not dealt yet: nothing is pushed until it is; the page polls, and says nothing.
+        liveLine.hidden = Boolean(notDealt);
         liveLine.textContent = gettext("Reconnecting… the table updates every few seconds meanwhile.");
         busy = false;
         schedule();
@@ -528,8 +529,14 @@
       socket.onclose = (event) => {
         socket = null;
         if (closed) return;
-        // 4403: not yours to watch; 4404: no such table. Anything else: connect again.
+        // 4403: not yours to watch; 4404: no such table, or over. 4409: not dealt yet, connect
+        // again in a while. Anything else: connect again, waiting longer each time.
         if (event.code === 4403 || event.code === 4404) { handlers.down(true); return; }
+        if (event.code === 4409) {
+          handlers.down(false, true);
+          retry = setTimeout(connect, 5000);
+          return;
+        }
         handlers.down(false);
         retry = setTimeout(connect, wait);
         wait = Math.min(15000, wait * 2);
