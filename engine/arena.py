@@ -90,7 +90,7 @@ def check_bot(reg, variant, side: BotSpec, options, args) -> None:
 
 
 BOTS_HELP = (
-    "two bots, each one of: a registered bot (random, heuristic, mcts), optionally with "
+    "two bots, each one of: a registered bot (random, heuristic, mcts, expert), optionally with "
     "parameters: mcts:time_ms=50,iterations=200; a bundle folder or .zip (./mybot, mybot.zip: "
     "docs/bots.md), run in the jail, optionally with values for its [params]: "
     "./mybot:bet_rate=0.3; or the URL of a remote bot (https://..., needs TRUCO_REMOTE_BOTS=1: "

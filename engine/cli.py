@@ -2,7 +2,7 @@
 (arena), start a bot of your own (new-bot) and check it as the server would (check-bot),
 benchmark the variants and the jail, check that the jail holds here (jail-check).
 
-A bot is a registered bot (random, heuristic, mcts), a bundle folder or .zip (./mybot:
+A bot is a registered bot (random, heuristic, mcts, expert), a bundle folder or .zip (./mybot:
 docs/bots.md), or a remote bot's URL. The same --seed plays the same games again, the bots'
 own random seeds included (engine/botseed.py).
 
