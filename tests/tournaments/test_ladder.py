@@ -333,3 +333,21 @@ def test_a_validation_lost_long_ago_does_not_hold_the_ladder(three_owners, publi
     long_ago = stuck.created_at - timedelta(seconds=601)
     Bot.objects.filter(pk=stuck.pk).update(status=Bot.Status.VALIDATING, created_at=long_ago)
     assert ladder_scheduler.tick() > 0
+
+
+def test_a_board_page_follows_the_board_a_version_that_joins_shows_in_its_live_part(
+    three_owners, client, settings
+):
+    """The board's page asks for its live part every 10 s (tournaments/static/tournaments/
+    ladder.js): the board, the matches in flight, the latest; built once for all who follow it
+    at most every TRUCO_FOLLOW_CACHE_SECONDS (off in tests)."""
+    ladder.sync_boards()
+    board = paulista_1v1()
+    page = client.get(f"/ladder/{board.pk}/").content.decode()
+    assert 'id="ladder-live"' in page and "tournaments/ladder.js" in page
+    assert f'data-url="/ladder/{board.pk}/?part=live"' in page
+    BotFactory(name="newcomer", plugin="random", owner=UserFactory(username="late"))
+    ladder.sync_boards()
+    live = client.get(f"/ladder/{board.pk}/?part=live").content.decode()
+    assert "late/newcomer" in live and "greedy0" in live
+    assert "<html" not in live and "Head to head" not in live  # the live part alone

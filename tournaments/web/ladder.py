@@ -5,9 +5,13 @@ version's line on a board with its rating over time (drawn by website/rating_cha
 from __future__ import annotations
 
 from django.db.models import Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from tournaments import ladder
+from tournaments.api.follow_cache import followed
 from tournaments.heatmap import head_to_head
 from tournaments.models import Ladder, LadderEntry, Match
 
@@ -24,27 +28,48 @@ def ladder_index(request):
 
 
 def ladder_board(request, pk: int):
+    """One board in full. `?part=live`: its live part alone (the board, the matches in flight
+    and the latest), which the page asks for every few seconds (tournaments/ladder.js), built
+    once for all who follow the board at most every TRUCO_FOLLOW_CACHE_SECONDS."""
     board_ladder = get_object_or_404(Ladder.objects.select_related("tournament"), pk=pk)
+    if request.GET.get("part") == "live":
+        html = followed(
+            "ladder-live",
+            board_ladder.tournament,
+            (board_ladder.pk, translation.get_language()),
+            lambda: render_to_string(
+                "tournaments/_ladder_live.html", live_part(board_ladder), request=request
+            ),
+        )
+        return HttpResponse(html)
     entries = ladder.board(board_ladder)
     top = entries[:HEATMAP_SIZE]
-    matches = Match.objects.filter(tournament=board_ladder.tournament).select_related(
-        "entrant_a", "entrant_b", "winner"
-    )
     return render(
         request,
         "tournaments/ladder_board.html",
         {
             "ladder": board_ladder,
-            "entries": entries,
             "heatmap": head_to_head(
                 board_ladder.tournament,
                 [e.entrant_id for e in top],
                 {e.entrant_id: e.bot.label for e in top},
             ),
-            "live": matches.filter(status__in=Match.UNFINISHED).order_by("-id")[:RECENT],
-            "recent": matches.filter(status=Match.Status.DONE).order_by("-finished_at")[:RECENT],
+            **live_part(board_ladder, entries),
         },
     )
+
+
+def live_part(board_ladder: Ladder, entries=None) -> dict:
+    """What the board's live part shows: its versions in order, the matches in flight, the
+    latest played."""
+    matches = Match.objects.filter(tournament=board_ladder.tournament).select_related(
+        "entrant_a", "entrant_b", "winner"
+    )
+    return {
+        "entries": ladder.board(board_ladder) if entries is None else entries,
+        "live": matches.filter(status__in=Match.UNFINISHED).order_by("-id")[:RECENT],
+        "recent": matches.filter(status=Match.Status.DONE).order_by("-finished_at")[:RECENT],
+    }
 
 
 def ladder_entry(request, pk: int):
