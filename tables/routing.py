@@ -236,18 +236,30 @@ def ask(match_id: int, command: str, **fields: Any) -> dict[str, Any]:
 
 def changed(match_id: int) -> None:
     """The table changed outside its host (opened, dealt, its options, a vote): its host builds
-    it again from the database and pushes it; a table nobody holds is claimed."""
-    loop_thread.call(
-        layer().group_send,
-        table_group(match_id),
-        {"type": "table.command", "match": match_id, "command": "changed"},
-    )
-    if not held_by_a_host(match_id):
-        loop_thread.call(claim, match_id)
+    it again from the database and pushes it; a table nobody holds is claimed.
+
+    Only a notice, sent once the change is committed: it never fails the request that made the
+    change (500 people sitting down at once: a publish timed out, and a table opened and
+    committed was answered 500). Unheard, the table is still taken: hosts adopt tables in play
+    that nobody holds every half lease (TableHost.adopt), and the next command claims it."""
+    try:
+        loop_thread.call(
+            layer().group_send,
+            table_group(match_id),
+            {"type": "table.command", "match": match_id, "command": "changed"},
+        )
+        if not held_by_a_host(match_id):
+            loop_thread.call(claim, match_id)
+    except Exception:
+        log.warning("table %s changed; its host could not be told now", match_id, exc_info=True)
 
 
 def chat_said(match_id: int, message: dict[str, Any]) -> None:
-    """A line of the table's chat, pushed to whoever watches the table."""
-    loop_thread.call(
-        layer().group_send, chat_group(match_id), {"type": "table.chat", "message": message}
-    )
+    """A line of the table's chat, pushed to whoever watches the table (a notice: the line is
+    written already, and pages whose push is down read it at their next look)."""
+    try:
+        loop_thread.call(
+            layer().group_send, chat_group(match_id), {"type": "table.chat", "message": message}
+        )
+    except Exception:
+        log.warning("table %s: a chat line could not be pushed now", match_id, exc_info=True)

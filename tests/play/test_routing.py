@@ -284,3 +284,33 @@ def test_a_table_changed_outside_its_host_is_claimed_only_when_no_host_holds_its
     assert not claimed(host="host-x", host_lease_until=timezone.now() + timedelta(seconds=10))
     assert claimed(host="host-x", host_lease_until=timezone.now())  # its lease ran out
     assert claimed(host="", host_lease_until=None)  # given back
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_whose_host_cannot_be_told_never_fails_the_request_that_made_it(
+    settings, monkeypatch, caplog
+):
+    """500 people opening tables at once: a publish to Redis timed out after the commit, and a
+    table opened and committed was answered 500. The notice is best effort: the table stays
+    opened, and hosts adopt tables nobody holds."""
+    import redis
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    from tables.models import LiveMatch
+    from tests.factories import UserFactory
+
+    settings.TRUCO_TABLES = "hosts"
+
+    def timed_out(*args, **kwargs):
+        raise redis.exceptions.TimeoutError("Timeout reading from 127.0.0.1:6379")
+
+    monkeypatch.setattr(routing.loop_thread, "call", timed_out)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=UserFactory()).key}")
+    answer = client.post("/api/play/quick/", {"variant": "paulista", "bot": "heuristic"})
+    assert answer.status_code == 201, answer.content[:300]
+    assert LiveMatch.objects.filter(match_id=answer.json()["match"]).exists()
+    assert "its host could not be told" in caplog.text
+    said = client.post(f"/api/play/matches/{answer.json()['match']}/chat/", {"text": "hi"})
+    assert said.status_code == 201, said.content[:300]  # the line written, its push failed
