@@ -258,11 +258,15 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
             except TableError:
                 pass  # moved or busy: read from the rows, as without hosts
         elif wait:
+            # No host keeps it (inline, or between two hosts): while its robots are to play, the
+            # row is looked at until they have. A table that waits for nobody's robots (at a
+            # game's end, say) is answered as a plain GET, without the looks and the reads again.
             with one_wait_per_player(player.pk):
-                wait_for_bots(match.pk, seconds)
-            # Read again, the match with its live row: as the bots' replies left them.
-            match = get_match(pk, state=True)
-            live = live_of(match)
+                if live is not None and live.waiting == LiveMatch.Waiting.BOTS:
+                    wait_for_bots(match.pk, seconds)
+                    # Read again, the match with its live row: as the bots' replies left them.
+                    match = get_match(pk, state=True)
+                    live = live_of(match)
         presence = None
         if is_player and live is not None and live.waiting != LiveMatch.Waiting.DONE:
             # (A match over needs no presence: nobody is played for, no game is paid.) The
