@@ -38,7 +38,7 @@ from .knowledge import (
     trick_standing,
 )
 from .playouts import Playouts
-from .profile import OpponentProfile
+from .profile import OpponentProfile, taken_then_raised
 
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 # How much an envido below the usual call must add to the chance to win the game (a fifth of a
@@ -47,6 +47,9 @@ ENVIDO_MARGIN = 0.005
 # Whether `heuristic` plays the envido by expected value (bots/envido_ev.py) by default: it
 # measured better with two players and with four (docs/bots.md).
 ENVIDO_EV = True
+# Whether `heuristic` reads a bet of the other side over a truco of ours that it had accepted
+# apart from its raises made at once (`later`).
+LATER = True
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,9 @@ class HeuristicPolicy:
         # The envido by expected value (bots/envido_ev.py), with a profile only.
         self.envido_ev = envido_ev and profile is not None
         self.last_bluff = False  # whether the last truco it decided to call was a bluff
+        # Their bets over a truco of ours they had accepted read apart ("later"; the bot's
+        # parameter `later`, off for the search's model of the table).
+        self.later = False
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
@@ -203,6 +209,10 @@ class HeuristicPolicy:
                 if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
                     return "truco"
             return "refuse"
+        if self.last_belief is not None and self.last_belief[0] == "later":
+            # Their bet of a later turn is taken, not raised: a raise war over it is read by
+            # the raise model, and the chance believed here says only that running costs more.
+            return "accept"
         raise_at = self.t.raise_
         if self.profile is not None:
             # Against a side that bets most hands, a bet says little: raise it on less.
@@ -225,6 +235,18 @@ class HeuristicPolicy:
         p = self.profile
         if p is None:
             return max(0.0, q - self.doubt(obs))
+        if self.later and raised_after_taking(obs):
+            # A bet of theirs at a later turn over a truco of ours they had taken: read by how
+            # such bets of theirs held, apart from the raises made at once (a side that answers
+            # our trucos by its own cards alone takes them on fair hands and bets again as the
+            # tricks go its way, not knowing what our truco said).
+            kind = "later"
+            weight = min(1.0, max(0.0, (p.later_win.value - 0.4) / 0.35))
+            modelled = scaled_odds(
+                max(0.0, q - weight * self.t.doubt), p.later_win.value, typical=0.75
+            )
+            self.last_belief = (kind, modelled)
+            return p.calibration(kind).apply(modelled)
         kind = "late" if late else "raise" if their_raises(obs) else "called"
         modelled = self.modelled(obs, q, late)
         self.last_belief = (kind, modelled)
@@ -450,6 +472,15 @@ def bet_facing_us(obs: Observation) -> bool:
     return bettor not in seats and ours == obs.players // 2
 
 
+def raised_after_taking(obs: Observation) -> bool:
+    """Whether the bet we answer is the other team's truco over a truco of ours that it had
+    accepted: a bet of a later turn, not a raise made at once."""
+    history = obs.history
+    if not history or history[-1][1] != "truco" or history[-1][0] % 2 == obs.team:
+        return False
+    return taken_then_raised(history, len(history) - 1)
+
+
 def their_raises(obs: Observation) -> int:
     """The other team's trucos this hand made over a truco of ours."""
     ours = False
@@ -504,7 +535,7 @@ class HeuristicBot(Bot):
     cheapest card that does, bets and answers bets by thresholds on its chance to win (the
     thresholds are its parameters), and bluffs now and then."""
 
-    parameters = (*Thresholds.__dataclass_fields__, "adapt", "samples", "envido_ev")
+    parameters = (*Thresholds.__dataclass_fields__, "adapt", "samples", "envido_ev", "later")
     match_memory = True  # its profile of the other team lasts the match
 
     def __init__(self, **kwargs):
@@ -513,11 +544,13 @@ class HeuristicBot(Bot):
         adapt = params.pop("adapt", True)
         samples = int(params.pop("samples", 48))
         ev = params.pop("envido_ev", ENVIDO_EV)
+        later = params.pop("later", LATER)
         self.profile = OpponentProfile() if adapt else None
         if samples > 0:
             self.policy = PlayoutPolicy(Thresholds(**params), self.profile, samples, ev)
         else:
             self.policy = HeuristicPolicy(Thresholds(**params), self.profile, ev)
+        self.policy.later = bool(later)
         self.game_no = 0
 
     def new_game(self, *, seat, rng) -> None:
