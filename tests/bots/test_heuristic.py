@@ -448,3 +448,23 @@ def test_the_profile_counts_bets_over_our_accepted_trucos_apart():
     raised = ((0, "truco"), (1, "truco"), (0, "accept"))
     profile.learn(0, {"hand_no": 2, "points": (0, 6), "history": raised}, key=("g", 2))
     assert profile.later_win.total == 1 and profile.raise_win.total == 1
+
+
+def test_heuristic_with_a_partner_judges_its_hand_of_eleven_by_both_hands_against_two():
+    """Four players, 11 to 9: seat 0 holds the zap and two queens, its partner an ace, a jack
+    and a four (vira 6c). The rules' estimate took the team's three best cards against a
+    single hand (0.76) and played; against two hands whose best card meets each of ours, the
+    playouts give it about one in five, and it runs (a point, still on eleven)."""
+    from bots.heuristic import HeuristicBot
+
+    hands = ["Qh 7c Qd", "7d Kd Ah", "Ad Jh 4c", "4d Ks Jc"]
+    state = start("paulista", [(hands, "6c")], players=4, start_score=(11, 9))
+    obs = state.observation(state.to_act)
+    assert obs.phase == "decide" and obs.partner_cards
+
+    def bot(**params):
+        rng = random.Random(0)
+        return HeuristicBot(variant="paulista", options={}, seat=0, players=4, rng=rng, **params)
+
+    assert bot(eleven_playouts=False).act(obs) == "accept"
+    assert {bot().act(obs) for _ in range(5)} == {"refuse"}
