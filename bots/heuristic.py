@@ -38,7 +38,7 @@ from .knowledge import (
     trick_standing,
 )
 from .playouts import Playouts
-from .profile import OpponentProfile
+from .profile import OpponentProfile, taken_then_raised
 
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 # How much an envido below the usual call must add to the chance to win the game (a fifth of a
@@ -47,6 +47,13 @@ ENVIDO_MARGIN = 0.005
 # Whether `heuristic` plays the envido by expected value (bots/envido_ev.py) by default: it
 # measured better with two players and with four (docs/bots.md).
 ENVIDO_EV = True
+# Whether `heuristic` reads a bet of the other side over a truco of ours that it had accepted
+# apart from its raises made at once (`later`).
+LATER = True
+# Whether `heuristic` judges a hand of eleven (or ten) with partners by playouts of both hands
+# of the team it sees (`eleven_playouts`), on this many sampled deals.
+ELEVEN_PLAYOUTS = True
+ELEVEN_SAMPLES = 200
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,9 @@ class HeuristicPolicy:
         # The envido by expected value (bots/envido_ev.py), with a profile only.
         self.envido_ev = envido_ev and profile is not None
         self.last_bluff = False  # whether the last truco it decided to call was a bluff
+        # Their bets over a truco of ours they had accepted read apart ("later"; the bot's
+        # parameter `later`, off for the search's model of the table).
+        self.later = False
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
@@ -97,7 +107,7 @@ class HeuristicPolicy:
         if "flor" in legal:
             return "flor"
         if obs.phase == "decide":
-            return self.decide_hand_of_n(obs, rules)
+            return self.decide_hand_of_n(obs, rules, rng)
         envido = self.envido(obs, legal)
         if envido is not None:
             return envido
@@ -136,9 +146,18 @@ class HeuristicPolicy:
         mine, theirs = HeuristicPolicy.scores(obs)
         return played_for(win_table(rules), mine, theirs, p, points, points)
 
-    def decide_hand_of_n(self, obs: Observation, rules: TrucoRules) -> str:
+    def decide_hand_of_n(
+        self, obs: Observation, rules: TrucoRules, rng: random.Random | None = None
+    ) -> str:
         """Play the hand of eleven (or ten) when the chance to win it is worth the risk: playing
         stakes the decided value, running gives the opponents the base value."""
+        p = self.eleven_chance(obs, rules, rng)
+        play = self.playing_for(rules, obs, p, rules.decided_value)
+        run = self.giving(rules, obs, rules.refused_value)
+        return "accept" if play >= run else "refuse"
+
+    def eleven_chance(self, obs: Observation, rules: TrucoRules, rng) -> float:
+        """The chance to win the hand of eleven (or ten) the team decides, by the rules."""
         cards = [c for c in obs.hand if not c.startswith("#")]
         partner = [c for cards_ in obs.partner_cards.values() for c in cards_]
         quality = card_quality(rules, obs.vira)
@@ -147,10 +166,7 @@ class HeuristicPolicy:
             # Both hands of the team are known: its three best cards against two unknown hands.
             cards = sorted(cards + partner, key=lambda c: -quality[c])[:3]
             players = 2
-        p = hand_win_chance(obs, quality, rules.strength_table(obs.vira), cards, players)
-        play = self.playing_for(rules, obs, p, rules.decided_value)
-        run = self.giving(rules, obs, rules.refused_value)
-        return "accept" if play >= run else "refuse"
+        return hand_win_chance(obs, quality, rules.strength_table(obs.vira), cards, players)
 
     def should_call(self, obs: Observation, rng: random.Random, rules: TrucoRules) -> bool:
         if obs.kind != "normal":  # truco there is barred or loses the game
@@ -203,6 +219,10 @@ class HeuristicPolicy:
                 if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
                     return "truco"
             return "refuse"
+        if self.last_belief is not None and self.last_belief[0] == "later":
+            # Their bet of a later turn is taken, not raised: a raise war over it is read by
+            # the raise model, and the chance believed here says only that running costs more.
+            return "accept"
         raise_at = self.t.raise_
         if self.profile is not None:
             # Against a side that bets most hands, a bet says little: raise it on less.
@@ -225,6 +245,18 @@ class HeuristicPolicy:
         p = self.profile
         if p is None:
             return max(0.0, q - self.doubt(obs))
+        if self.later and raised_after_taking(obs):
+            # A bet of theirs at a later turn over a truco of ours they had taken: read by how
+            # such bets of theirs held, apart from the raises made at once (a side that answers
+            # our trucos by its own cards alone takes them on fair hands and bets again as the
+            # tricks go its way, not knowing what our truco said).
+            kind = "later"
+            weight = min(1.0, max(0.0, (p.later_win.value - 0.4) / 0.35))
+            modelled = scaled_odds(
+                max(0.0, q - weight * self.t.doubt), p.later_win.value, typical=0.75
+            )
+            self.last_belief = (kind, modelled)
+            return p.calibration(kind).apply(modelled)
         kind = "late" if late else "raise" if their_raises(obs) else "called"
         modelled = self.modelled(obs, q, late)
         self.last_belief = (kind, modelled)
@@ -450,6 +482,15 @@ def bet_facing_us(obs: Observation) -> bool:
     return bettor not in seats and ours == obs.players // 2
 
 
+def raised_after_taking(obs: Observation) -> bool:
+    """Whether the bet we answer is the other team's truco over a truco of ours that it had
+    accepted: a bet of a later turn, not a raise made at once."""
+    history = obs.history
+    if not history or history[-1][1] != "truco" or history[-1][0] % 2 == obs.team:
+        return False
+    return taken_then_raised(history, len(history) - 1)
+
+
 def their_raises(obs: Observation) -> int:
     """The other team's trucos this hand made over a truco of ours."""
     ours = False
@@ -482,6 +523,19 @@ class PlayoutPolicy(HeuristicPolicy):
     def __init__(self, thresholds=None, profile=None, samples: int = 48, envido_ev=False):
         super().__init__(thresholds, profile, envido_ev)
         self.samples = samples
+        self.eleven_playouts = ELEVEN_PLAYOUTS  # the bot's parameter `eleven_playouts`
+
+    def eleven_chance(self, obs: Observation, rules: TrucoRules, rng) -> float:
+        """With partners, by playouts of the hand with both hands of the team (shown to the
+        deciding seat) against two sampled hands: the rules' estimate took the team's three
+        best cards against one hand, as if one seat held them and the other side's best did
+        not meet them (it played 101 of 105 hands of eleven against opp-eleven-rush with four
+        players and won about half)."""
+        if obs.players <= 2 or not obs.partner_cards or rng is None or not self.eleven_playouts:
+            return super().eleven_chance(obs, rules, rng)
+        outs = Playouts(obs, rules)
+        outs.start = obs.mano  # the first card is the mão's, whoever decides
+        return outs.chance(rng, ELEVEN_SAMPLES)
 
     def play(self, obs: Observation, rng: random.Random, rules: TrucoRules, legal) -> str:
         card = Playouts(obs, rules).best_card(rng, self.samples)
@@ -504,7 +558,14 @@ class HeuristicBot(Bot):
     cheapest card that does, bets and answers bets by thresholds on its chance to win (the
     thresholds are its parameters), and bluffs now and then."""
 
-    parameters = (*Thresholds.__dataclass_fields__, "adapt", "samples", "envido_ev")
+    parameters = (
+        *Thresholds.__dataclass_fields__,
+        "adapt",
+        "samples",
+        "envido_ev",
+        "later",
+        "eleven_playouts",
+    )
     match_memory = True  # its profile of the other team lasts the match
 
     def __init__(self, **kwargs):
@@ -513,11 +574,15 @@ class HeuristicBot(Bot):
         adapt = params.pop("adapt", True)
         samples = int(params.pop("samples", 48))
         ev = params.pop("envido_ev", ENVIDO_EV)
+        later = params.pop("later", LATER)
+        eleven_playouts = params.pop("eleven_playouts", ELEVEN_PLAYOUTS)
         self.profile = OpponentProfile() if adapt else None
         if samples > 0:
             self.policy = PlayoutPolicy(Thresholds(**params), self.profile, samples, ev)
+            self.policy.eleven_playouts = bool(eleven_playouts)
         else:
             self.policy = HeuristicPolicy(Thresholds(**params), self.profile, ev)
+        self.policy.later = bool(later)
         self.game_no = 0
 
     def new_game(self, *, seat, rng) -> None:

@@ -105,6 +105,9 @@ class OpponentProfile:
         self.late_win = Rate(0.8, 3)
         # When we raised a truco of theirs: how often they ran from the raise.
         self.reraise_fold = Rate(0.5, 4)
+        # When they accepted a truco of ours, bet again at a later turn and we accepted: how
+        # often they won (counted apart from `raise_win` and `late_win`).
+        self.later_win = Rate(0.7, 3)
         # Their raise wars: raising back our raises, and whether their hands held in them.
         self.war = RaiseWar()
         # Argentino: how often they open an envido chain, and win one we accepted.
@@ -192,9 +195,18 @@ class OpponentProfile:
                         self.reraise_fold.add(answer == "refuse")
                         self.war.raise_back.add(answer == "truco")
                 late = facing(on_trick, seat, my_team, players)
-                if theirs and late and answer == "accept":
+                later = theirs and taken_then_raised(history, i)
+                if later and answer == "accept" and not ended_by_refusal:
+                    self.later_win.add(theirs_scored)
+                if theirs and late and answer == "accept" and not later:
                     self.late_win.add(theirs_scored)
-                if theirs and answer == "accept" and not ended_by_refusal and not late:
+                if (
+                    theirs
+                    and answer == "accept"
+                    and not ended_by_refusal
+                    and not late
+                    and not later
+                ):
                     # their bet, called: did it hold? (a raise of theirs over ours counts apart)
                     raised_ours = i > 0 and any(
                         a == "truco" for s, a in history[:i] if s % 2 == my_team
@@ -230,6 +242,19 @@ def facing(on_trick: list[int], bettor: int, my_team: int, players: int) -> bool
         return False
     ours = sum(1 for s in on_trick if s % 2 == my_team)
     return bettor not in on_trick and ours == players // 2
+
+
+def taken_then_raised(history, i: int) -> bool:
+    """Whether the truco at `history[i]` follows a truco of the other team that the bettor's
+    team had accepted (a bet of a later turn, not a raise made at once)."""
+    team = history[i][0] % 2
+    for j in range(i - 1, -1, -1):
+        seat, action = history[j]
+        if action == "truco":
+            return seat % 2 != team and any(
+                a == "accept" and s % 2 == team for s, a in history[j + 1 : i]
+            )
+    return False
 
 
 def _answer_after(history, i: int, seat: int) -> str | None:

@@ -387,3 +387,84 @@ def test_heuristic_bluffs_by_how_often_its_bluffs_were_run_from_not_its_trucos()
     taken = {"hand_no": obs.hand_no, "points": (0, 3), "history": ((0, "truco"), (1, "accept"))}
     bot.profile.learn(0, taken, key=(0, obs.hand_no))
     assert bot.profile.bluff_refuse.total == 61 and bot.profile.bluffs == []
+
+
+def later_bet(hand0: str, hand1: str, *steps: str):
+    """Seat 0 called truco, seat 1 accepted and, at a later turn, bet again (to six)."""
+    state = start("paulista", [([hand0, hand1], "3d")])
+    return act(state, "0 truco", "1 accept", *steps, "1 truco").observation(0)
+
+
+def later_policy(profile, later=True):
+    policy = HeuristicPolicy(profile=profile)
+    policy.later = later
+    return policy
+
+
+def test_heuristic_reads_a_bet_over_its_accepted_truco_by_how_such_bets_held():
+    """Seat 0 called truco on two twos, seat 1 took it and bet six facing seat 0's first card.
+    The old reading took that for a bet made seeing our card, of the sort that held (a side
+    that bets at once only on sure hands) and ran; read apart (`later`), a side that takes a
+    truco on a fair hand and bets again as the tricks go its way is called, until its later
+    bets are seen to hold, then run from."""
+    from bots.profile import OpponentProfile
+
+    obs = later_bet("2s 2h Kc", "Jd Qd Js", "0 play 2s")
+    assert later_policy(OpponentProfile(), later=False).decide(obs, random.Random(0)) == "refuse"
+    assert later_policy(OpponentProfile()).decide(obs, random.Random(0)) == "accept"
+    held = OpponentProfile()
+    for _ in range(10):
+        held.later_win.add(True)
+    policy = later_policy(held)
+    assert policy.decide(obs, random.Random(0)) == "refuse"
+    assert policy.last_belief[0] == "later"
+
+
+def test_heuristic_takes_a_bet_over_its_accepted_truco_without_raising_it():
+    """With both manilhas of the top and a side that bets most hands (a bet of theirs says
+    little: raise it on less), the raise model raised the six to nine; a bet of a later turn
+    over our truco is accepted, not raised."""
+    from bots.profile import OpponentProfile
+
+    obs = later_bet("4c 4h 5s", "Jd Qd 2s", "0 play 5s", "1 play Jd")
+    for later, expected in ((False, {"truco"}), (True, {"accept"})):
+        profile = OpponentProfile()
+        for _ in range(20):
+            profile.truco_rate.add(True)
+        policy = later_policy(profile, later)
+        assert {policy.decide(obs, random.Random(seed)) for seed in range(20)} == expected
+
+
+def test_the_profile_counts_bets_over_our_accepted_trucos_apart():
+    """A truco of theirs over one of ours they had accepted, which we took and won, counts in
+    `later_win`, not in the raises made at once nor the bets made facing our card."""
+    from bots.profile import OpponentProfile
+
+    profile = OpponentProfile()
+    history = ((0, "truco"), (1, "accept"), (0, "play 5s"), (1, "truco"), (0, "accept"))
+    profile.learn(0, {"hand_no": 1, "points": (6, 0), "history": history}, key=("g", 1))
+    assert profile.later_win.total == 1 and profile.later_win.hits == 0
+    assert profile.raise_win.total == 0 and profile.late_win.total == 0
+    raised = ((0, "truco"), (1, "truco"), (0, "accept"))
+    profile.learn(0, {"hand_no": 2, "points": (0, 6), "history": raised}, key=("g", 2))
+    assert profile.later_win.total == 1 and profile.raise_win.total == 1
+
+
+def test_heuristic_with_a_partner_judges_its_hand_of_eleven_by_both_hands_against_two():
+    """Four players, 11 to 9: seat 0 holds the zap and two queens, its partner an ace, a jack
+    and a four (vira 6c). The rules' estimate took the team's three best cards against a
+    single hand (0.76) and played; against two hands whose best card meets each of ours, the
+    playouts give it about one in five, and it runs (a point, still on eleven)."""
+    from bots.heuristic import HeuristicBot
+
+    hands = ["Qh 7c Qd", "7d Kd Ah", "Ad Jh 4c", "4d Ks Jc"]
+    state = start("paulista", [(hands, "6c")], players=4, start_score=(11, 9))
+    obs = state.observation(state.to_act)
+    assert obs.phase == "decide" and obs.partner_cards
+
+    def bot(**params):
+        rng = random.Random(0)
+        return HeuristicBot(variant="paulista", options={}, seat=0, players=4, rng=rng, **params)
+
+    assert bot(eleven_playouts=False).act(obs) == "accept"
+    assert {bot().act(obs) for _ in range(5)} == {"refuse"}
