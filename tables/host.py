@@ -115,7 +115,7 @@ class Held:
     connected: Counter = field(default_factory=Counter)  # player id: connections
     # The connections watching, by their channel: a connection told to watch again (a host that
     # took the table over asks them all: TableHost.claim) is counted once.
-    watchers: dict[str, tuple[tuple[str, str], int | None]] = field(default_factory=dict)
+    watchers: set[str] = field(default_factory=set)
     last_seen: dict[int, Any] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
     active: float = field(default_factory=time.monotonic)
@@ -750,7 +750,7 @@ class TableHost:
         connection = message.get("connection")
         if connection is None or connection not in held.watchers:
             if connection is not None:
-                held.watchers[connection] = ((viewer, language), player)
+                held.watchers.add(connection)
             held.views[(viewer, language)] += 1
             if player is not None:
                 held.connected[player] += 1
@@ -763,8 +763,10 @@ class TableHost:
 
     async def on_unwatch(self, held: Held, message: dict[str, Any]) -> None:
         connection = message.get("connection")
-        if connection is not None and held.watchers.pop(connection, None) is None:
-            return  # it watched another host (before this one took the table over): not here
+        if connection is not None:
+            if connection not in held.watchers:
+                return  # it watched another host (before this one took the table over)
+            held.watchers.discard(connection)
         key = (message["viewer"], message["language"])
         held.views[key] -= 1
         if held.views[key] <= 0:

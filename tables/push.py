@@ -42,6 +42,7 @@ GONE = 4404  # no such table, or its match is over: nothing more will be pushed
 # Not dealt yet (a table of people waiting for them): no host keeps it, nothing is pushed; the
 # page polls until it is dealt and connects again (tables/static/tables/play.js).
 NOT_YET = 4409
+TRY_AGAIN = 1013  # WebSocket's "try again later": no host could take the table just now
 
 
 def viewer_of(match_id: int, user) -> tuple[str, int | None, str] | None:
@@ -147,8 +148,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(touch)(self.match_id, self.player, self.ip)
         try:
             answer = await routing.ask_async(self.match_id, "watch", **self.who())
-        except TableError as exc:
-            await self.send_json({"type": "error", "detail": str(exc), "status": exc.status})
+        except TableError:
+            # No host could take it now (busy, or between two hosts). Open but unwatched, the
+            # connection would hear nothing and the page would not poll: closed instead, the
+            # page polls and connects again a moment later (tables/static/tables/play.js).
+            await self.close(code=TRY_AGAIN)
             return
         self.watching = True
         if answer.get("state") is not None:
