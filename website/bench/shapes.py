@@ -141,7 +141,12 @@ def embedded() -> Shape:
     return shape
 
 
-def production(table_hosts: int, database_url: str, redis_url: str) -> Shape:
+WEB_THREADS = 8  # gunicorn's threads a process, as docker-compose.yml runs it
+
+
+def production(
+    table_hosts: int, database_url: str, redis_url: str, web_threads: int = WEB_THREADS
+) -> Shape:
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-production-"))
     env = {
         **os.environ,
@@ -175,7 +180,7 @@ def production(table_hosts: int, database_url: str, redis_url: str) -> Shape:
             "--workers",
             "6",
             "--threads",
-            "8",
+            str(web_threads),
         ],
         "web.log",
     )

@@ -135,6 +135,12 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=float, default=300.0, help="seconds at most")
         parser.add_argument("--table-hosts", type=int, default=2)
         parser.add_argument(
+            "--web-threads",
+            type=int,
+            default=shapes.WEB_THREADS,
+            help="gunicorn's threads in each of its 6 processes (production shape)",
+        )
+        parser.add_argument(
             "--database-url", default="postgres://postgres@127.0.0.1:5432/truco_bench"
         )
         parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
@@ -146,7 +152,9 @@ class Command(BaseCommand):
         if opts["shape"] == "embedded":
             shape = shapes.embedded()
         else:
-            shape = shapes.production(opts["table_hosts"], opts["database_url"], opts["redis_url"])
+            shape = shapes.production(
+                opts["table_hosts"], opts["database_url"], opts["redis_url"], opts["web_threads"]
+            )
         try:
             self.run(shape, opts)
         finally:
