@@ -210,13 +210,18 @@ async def first_answer(
         except TimeoutError:
             waited += ACK_SECONDS
             since_sent += ACK_SECONDS
-            if not await database_sync_to_async(held_by_a_host)(match_id):
+            if not await held_by_a_host_async(match_id):
                 return None
             if waited > ANSWER_SECONDS:
                 raise TableError("the table's host is too busy to answer: try again", 503) from None
             if since_sent >= RESEND_SECONDS:
                 await channels.group_send(table_group(match_id), message)
                 since_sent = 0.0
+
+
+async def held_by_a_host_async(match_id: int) -> bool:
+    """`held_by_a_host` from an event loop (its query in a thread)."""
+    return await database_sync_to_async(held_by_a_host)(match_id)
 
 
 def held_by_a_host(match_id: int) -> bool:

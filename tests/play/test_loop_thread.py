@@ -99,7 +99,10 @@ def host_elsewhere() -> multiprocessing.Process:
 
 
 def test_requests_from_threads_share_one_loop_and_its_redis_connections(redis_layer, monkeypatch):
-    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)  # it holds the table
+    async def held(match_id):  # it holds the table (asked without the database)
+        return True
+
+    monkeypatch.setattr(routing, "held_by_a_host_async", held)
     host = host_elsewhere()
     answers: list[int] = []
     failures: list[BaseException] = []

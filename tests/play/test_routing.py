@@ -25,6 +25,17 @@ def layer(settings, monkeypatch):
     return get_channel_layer()
 
 
+def hosts_hold(monkeypatch, held: bool) -> None:
+    """Whether a host holds the tables' leases, as a sender that heard nothing asks it (from its
+    event loop: the patched answer without database_sync_to_async, whose look at the database
+    connection these tests, without the database, may not make)."""
+
+    async def answer(match_id):
+        return held
+
+    monkeypatch.setattr(routing, "held_by_a_host_async", answer)
+
+
 async def stand_in_host(layer, match_id: int, *, delay: float, heard: list, joined=True):
     """A host that holds table `match_id` (or takes it when claimed) and answers each command
     `delay` seconds after hearing it."""
@@ -67,7 +78,7 @@ def asked_with_a_host(layer, match_id: int, heard: list, *, delay: float, joined
 
 
 def test_a_busy_host_is_waited_for_and_not_given_up_on(layer, monkeypatch):
-    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)  # it renews its lease
+    hosts_hold(monkeypatch, True)  # it renews its lease
     heard: list[str] = []
     answer = asked_with_a_host(layer, 7, heard, delay=1.0, joined=True)
     assert answer["ok"] is True
@@ -75,7 +86,7 @@ def test_a_busy_host_is_waited_for_and_not_given_up_on(layer, monkeypatch):
 
 
 def test_a_command_a_living_host_missed_is_sent_again_with_the_same_id(layer, monkeypatch):
-    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)
+    hosts_hold(monkeypatch, True)
     monkeypatch.setattr(routing, "RESEND_SECONDS", 0.4)
     heard: list[str] = []
     sent: list[str] = []
@@ -103,7 +114,7 @@ def test_a_command_a_living_host_missed_is_sent_again_with_the_same_id(layer, mo
 
 
 def test_a_table_nobody_holds_is_claimed_and_the_command_sent_again(layer, monkeypatch):
-    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: False)
+    hosts_hold(monkeypatch, False)
     heard: list[str] = []
     answer = asked_with_a_host(layer, 8, heard, delay=0.0, joined=False)
     assert answer["ok"] is True
@@ -230,7 +241,7 @@ def test_a_late_answer_reaches_its_sender_on_a_layer_that_forgets_a_read_it_gave
     """The pub/sub channel layer (TRUCO_CHANNEL_LAYER=pubsub) unsubscribes a channel whose
     read is cancelled: a sender that waited for an answer with a timeout on the read itself
     lost the answer of a busy host, and told its person that the host did not answer."""
-    monkeypatch.setattr(routing, "held_by_a_host", lambda match_id: True)
+    hosts_hold(monkeypatch, True)
     forgotten: set[str] = set()
     receive, send = layer.receive, layer.send
 
