@@ -157,3 +157,39 @@ def test_a_spectator_who_comes_late_gets_the_latest_view_at_once(make_tournament
         loop.close()
     assert seen["type"] == "view" and seen["live"]["seq"] == 7
     assert anew["type"] == "view" and anew["live"]["seq"] == 7
+
+
+def test_a_view_that_cannot_be_read_a_moment_leaves_the_spectators_watching(
+    make_tournament, monkeypatch
+):
+    """One reader serves every spectator of the match in the process: a failed read (the
+    database or the cache away a moment) must not end it, or all of them would hear nothing."""
+    tournament = make_tournament(2, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    (match,) = Match.objects.filter(tournament=tournament)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
+    caches["live"].set(live_feed.key(match.pk), feed(3))
+    monkeypatch.setattr(watch, "POLL_SECONDS", 0.05)
+    latest, failures = live_feed.latest, [1]
+
+    def failing_once(match_id):
+        if failures:
+            failures.pop()
+            raise ConnectionError("the cache is away")
+        return latest(match_id)
+
+    monkeypatch.setattr(live_feed, "latest", failing_once)
+
+    async def scene():
+        person = Spectator(match.pk)
+        await person.connect()
+        seen = await person.receive_json_from(timeout=5)
+        await person.disconnect()
+        return seen
+
+    loop = asyncio.new_event_loop()
+    try:
+        seen = loop.run_until_complete(scene())
+    finally:
+        loop.close()
+    assert not failures and seen["type"] == "view" and seen["live"]["seq"] == 3
