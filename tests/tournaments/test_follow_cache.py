@@ -108,3 +108,22 @@ def test_a_cache_that_fails_costs_a_build_not_an_answer(
     for _ in range(2):
         assert anyone.get(f"/api/tournaments/{tournament.pk}/standings/").status_code == 200
     assert builds["standings"] == 2
+
+
+def test_only_the_slices_the_pages_ask_for_are_kept(make_tournament, cached, builds):
+    """Anyone may ask for any slice of a bracket: kept, each offset and limit would be a copy of
+    the bracket in the shared cache. Only the pages' own slices are kept."""
+    from restapi.pagination import MAX_LIMIT
+    from tournaments.web.views import BRACKET_PAGE, MATCHES_PAGE
+
+    assert {MATCHES_PAGE, BRACKET_PAGE, MAX_LIMIT} <= follow_cache.FOLLOWED_PAGE_SIZES
+    tournament = make_tournament(4, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    anyone = client_for(None)
+    url = f"/api/tournaments/{tournament.pk}/bracket/"
+    for _ in range(3):
+        assert anyone.get(url + "?limit=3&offset=1").status_code == 200
+    assert builds["bracket"] == 3  # an odd slice: built each time, never kept
+    for _ in range(3):
+        assert anyone.get(url + f"?limit={MATCHES_PAGE}&offset=0").status_code == 200
+    assert builds["bracket"] == 4  # a page's slice: built once

@@ -18,10 +18,15 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 
+from restapi.pagination import MAX_LIMIT
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 BUILDING_SECONDS = 10  # a builder that died frees its claim after this
+# The bracket's page sizes that the site's pages ask for (the tournament page's round and
+# bracket slices, tournaments/web/views.py's MATCHES_PAGE and BRACKET_PAGE; the API's default
+# and largest page): only those slices are kept.
+FOLLOWED_PAGE_SIZES = frozenset({64, 128, MAX_LIMIT})
 
 
 def followed(kind: str, tournament: Tournament, params: tuple, build: Callable[[], Any]) -> Any:

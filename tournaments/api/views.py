@@ -23,7 +23,7 @@ from restapi.views import ApiMixin
 from tournaments import lifecycle, live_feed, registration
 from tournaments.api import filters, serializers
 from tournaments.api.bracket import bracket_payload
-from tournaments.api.follow_cache import followed
+from tournaments.api.follow_cache import FOLLOWED_PAGE_SIZES, followed
 from tournaments.api.permissions import IsOrganiserOrReadOnly
 from tournaments.api.standings import standings_payload
 from tournaments.api.standings_csv import StandingsCSVRenderer
@@ -229,13 +229,18 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
         pages = BracketPagination()
         limit, offset = pages.get_limit(request), pages.get_offset(request)
         tournament, round_no = self._plain_object(), query.validated_data.get("round")
+
+        def build() -> dict:
+            return bracket_payload(tournament, round_no, offset=offset, limit=limit)
+
+        # Kept for the followers only as the site's pages ask (their page sizes, from a page's
+        # start): any other slice is built for its request, so that nobody fills the shared
+        # cache with a copy of the bracket for every offset and limit there is.
+        followers_slice = limit in FOLLOWED_PAGE_SIZES and offset % limit == 0
         payload = dict(
-            followed(
-                "bracket",
-                tournament,
-                (round_no, offset, limit),
-                lambda: bracket_payload(tournament, round_no, offset=offset, limit=limit),
-            )
+            followed("bracket", tournament, (round_no, offset, limit), build)
+            if followers_slice
+            else build()
         )
         count = payload.pop("count")
         return Response({"count": count, **pages.links(request, limit, offset, count), **payload})
