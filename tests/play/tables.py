@@ -11,3 +11,16 @@ from tournaments.models import Match
 def table_now(match_id: int) -> Table:
     match = Match.objects.get(pk=match_id)
     return table_of(match, LiveMatch.objects.get(match=match))
+
+
+def first_legal_decision(table, player_id: int) -> dict:
+    """A host's `act` command for the first legal action of the seat to act at `table` (a
+    table a host keeps), sent by its person `player_id`."""
+    seat = table.game.to_act
+    return {
+        "player": player_id,
+        "action": table.game.observation(seat).legal[0],
+        "seat": seat,
+        "turn": table.turn,
+        "ip": "10.0.0.1",
+    }

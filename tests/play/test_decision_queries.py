@@ -30,6 +30,7 @@ from tables.quick import quick_match
 from tables.services import MAX_ADDRESSES, advance, open_match, touch
 from tables.signals import writing_as_host
 from tests.factories import UserFactory
+from tests.play.tables import first_legal_decision
 from tournaments.models import Game, Match, Tournament
 
 pytestmark = pytest.mark.postgres
@@ -408,14 +409,7 @@ def test_a_hosts_first_decision_renders_its_views_with_no_query_of_their_own():
         with writing_as_host():
             assert host.rebuild(held)
             table = held.table
-            seat = table.game.to_act
-            message = {
-                "player": player.pk,
-                "action": table.game.observation(seat).legal[0],
-                "seat": seat,
-                "turn": table.turn,
-                "ip": "10.0.0.1",
-            }
+            message = first_legal_decision(table, player.pk)
             with CaptureQueriesContext(connection) as captured:
                 states = dict(host.act_at_once(held, message))
         assert len(queries(captured)) <= 3, queries(captured)

@@ -15,6 +15,7 @@ from tables.quick import quick_match
 from tables.services import open_match
 from tables.signals import writing_as_host
 from tests.factories import UserFactory
+from tests.play.tables import first_legal_decision
 from tests.play.test_human_play import strings
 from tournaments.models import Match
 
@@ -69,14 +70,7 @@ def test_a_spectators_stream_never_carries_a_card_still_in_a_hand(variant, playe
                 assert hidden and not hidden & shown, hidden & shown
                 assert not state.get("you")  # a spectator holds no seat
                 pushed += 1
-                seat = table.game.to_act
-                message = {
-                    "player": player.pk,
-                    "action": table.game.observation(seat).legal[0],
-                    "seat": seat,
-                    "turn": table.turn,
-                    "ip": "10.0.0.1",
-                }
+                message = first_legal_decision(table, player.pk)
                 host.act_at_once(held, message)
     finally:
         if match.pk in host.held and host.held[match.pk].table is not None:

@@ -13,24 +13,22 @@ REST API against that bundle, which says on its log each time its process starts
 from __future__ import annotations
 
 import io
-import json
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import zipfile
 
 import pytest
 import requests
 from rest_framework.authtoken.models import Token
-from websockets.sync.client import connect
 
 from stack.workers import PROJECT_DIR
 from tables.models import LiveMatch
 from tests.e2e_support import TEST_REDIS_URL
 from tests.factories import UserFactory
+from tests.push_support import TableSpectator
 from tournaments.models import Game, Match
 
 pytestmark = pytest.mark.services
@@ -160,40 +158,6 @@ class Person:
         raise AssertionError(f"the table refused every try: {answer.text[:300]}")
 
 
-class Spectator(threading.Thread):
-    """A signed-out spectator's WebSocket on a table: when each state came, and its status."""
-
-    def __init__(self, site: str, match_id: int):
-        super().__init__(daemon=True)
-        self.url = site.replace("http", "ws", 1) + f"/ws/play/matches/{match_id}/"
-        self.origin = site
-        self.states: list[tuple[float, str]] = []
-        self.first, self.ended, self.stopping = (threading.Event() for _ in range(3))
-        self.failure: BaseException | None = None
-
-    def run(self):
-        try:
-            with connect(self.url, additional_headers={"Origin": self.origin}) as socket:
-                while not self.stopping.is_set():
-                    try:
-                        message = json.loads(socket.recv(timeout=0.5))
-                    except TimeoutError:
-                        continue
-                    if message.get("type") == "state":
-                        status = message["state"]["status"]
-                        self.states.append((time.monotonic(), status))
-                        self.first.set()
-                        if status == "done":
-                            self.ended.set()
-        except BaseException as exc:  # noqa: BLE001 - the test reports it
-            self.failure = exc
-            self.first.set()
-
-    def stop(self):
-        self.stopping.set()
-        self.join(10)
-
-
 def person_decisions(match: Match, seat_of_game) -> list[str]:
     """The person's decisions in the match's records, in order, but for the auto-played."""
     out = []
@@ -260,7 +224,7 @@ def test_a_bot_process_plays_a_whole_table_match_and_a_dead_host_loses_no_decisi
     assert holder in hosts
     # A spectator's page watches over the push channel meanwhile: the host that takes the
     # table over knows no connection of the dead one's, and asks them all to watch again.
-    spectator = Spectator(live_stack.url, match_id)
+    spectator = TableSpectator(live_stack.url, match_id)
     spectator.start()
     assert spectator.first.wait(30), spectator.failure
     stop(hosts[holder], signal.SIGKILL)

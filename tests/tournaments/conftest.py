@@ -9,6 +9,7 @@ real PostgreSQL database, in subprocesses, like production: their fixtures (`pos
 from __future__ import annotations
 
 import pytest
+from django.core.cache import caches
 
 from tests.e2e_support import (  # noqa: F401 (the services tests import them from here)
     PROJECT_DIR,
@@ -41,3 +42,16 @@ def make_tournament(db, random_bots):
         return create_tournament(**{**defaults, **fields})
 
     return make
+
+
+@pytest.fixture
+def live_cache(settings):
+    """The `live` cache (the spectators' feeds, the followers' payloads) in this process's
+    memory, empty at the start and the end of the test."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "live": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "live"},
+    }
+    caches["live"].clear()
+    yield caches["live"]
+    caches["live"].clear()

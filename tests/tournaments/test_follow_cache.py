@@ -7,7 +7,6 @@ answer."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import caches
 
 from tests.surface import client_for
 from tournaments import lifecycle
@@ -19,14 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def cached(settings):
+def cached(settings, live_cache):
     settings.TRUCO_FOLLOW_CACHE_SECONDS = 2
-    settings.CACHES = {
-        **settings.CACHES,
-        "live": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "follow"},
-    }
-    yield caches["live"]
-    caches["live"].clear()
+    return live_cache
 
 
 @pytest.fixture

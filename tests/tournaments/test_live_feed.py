@@ -15,17 +15,7 @@ from tests.surface import client_for
 from tournaments import execution, lifecycle, live_feed
 from tournaments.models import Match
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def live_cache(settings):
-    settings.CACHES = {
-        **settings.CACHES,
-        "live": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "live"},
-    }
-    yield caches["live"]
-    caches["live"].clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_cache")]
 
 
 def strings_in(value) -> set[str]:

@@ -16,19 +16,9 @@ from django.core.cache import caches
 from tournaments import lifecycle, live_feed, watch
 from tournaments.models import Match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cache")]
 
 SPECTATORS = 30
-
-
-@pytest.fixture(autouse=True)
-def live_cache(settings):
-    settings.CACHES = {
-        **settings.CACHES,
-        "live": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "many"},
-    }
-    yield caches["live"]
-    caches["live"].clear()
 
 
 class Spectator(ApplicationCommunicator):

@@ -6,14 +6,12 @@ overflow the screen, and a Portuguese browser gets the table in Portuguese."""
 
 from __future__ import annotations
 
-import json
 import re
-import threading
 
 import pytest
-from websockets.sync.client import connect
 
 from tests.browser_support import browser_or_skip
+from tests.push_support import TableSpectator
 
 sync_api = browser_or_skip()
 
@@ -66,35 +64,6 @@ WATCH_SUMMARIES = """() => {
     note();
     new MutationObserver(note).observe(box, {childList: true, subtree: true, attributes: true});
 }"""
-
-
-class Spectator(threading.Thread):
-    """A signed-out spectator's WebSocket on a table: the states pushed to it."""
-
-    def __init__(self, base_url: str, match_id: int):
-        super().__init__(daemon=True)
-        self.url = base_url.replace("http", "ws", 1) + f"/ws/play/matches/{match_id}/"
-        self.origin = base_url
-        self.states: list[dict] = []
-        self.failure: BaseException | None = None
-        self.stopping = threading.Event()
-
-    def run(self):
-        try:
-            with connect(self.url, additional_headers={"Origin": self.origin}) as socket:
-                while not self.stopping.is_set():
-                    try:
-                        message = json.loads(socket.recv(timeout=0.5))
-                    except TimeoutError:
-                        continue
-                    if message.get("type") == "state":
-                        self.states.append(message["state"])
-        except BaseException as exc:  # noqa: BLE001 - the test reports it
-            self.failure = exc
-
-    def stop(self):
-        self.stopping.set()
-        self.join(10)
 
 
 def play_to_the_end(page, limit: int = 300) -> dict:
@@ -242,12 +211,12 @@ def test_on_postgresql_a_person_plays_a_whole_game_over_the_push_channel(browser
     # A spectator, signed out, watches the same table on its own WebSocket meanwhile (a table
     # host once failed every push of a table a spectator watched: "public" read as a player).
     match_id = int(re.search(r"/play/matches/(\d+)/", page.url).group(1))
-    spectator = Spectator(live_stack.url, match_id)
+    spectator = TableSpectator(live_stack.url, match_id)
     spectator.start()
     seen = play_to_the_end(page, limit=600)
     spectator.stop()
     assert spectator.failure is None, spectator.failure
-    assert len(spectator.states) > 3 and not spectator.states[-1].get("you")
+    assert len(spectator.states) > 3 and not spectator.states[-1][1].get("you")
     states = [frame for frame in pushed if '"type":"state"' in str(frame).replace(" ", "")]
     acts = [frame for frame in sent if '"type":"act"' in str(frame).replace(" ", "")]
     assert acts and len(states) > len(acts), (sent, pushed[:2])  # acts sent, states pushed

@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -234,3 +236,34 @@ def stop_embedded_web(shape: Shape) -> None:
         stop_web_server(process)
     for process in shape.others:
         stop_worker(process, timeout=5)
+
+
+def add_arguments(parser, table_hosts: int = 2) -> None:
+    """The options of the shape a benchmark starts (`manage.py bench_play`, `bench_watch`)."""
+    parser.add_argument("--shape", choices=["embedded", "production"], default="embedded")
+    parser.add_argument("--table-hosts", type=int, default=table_hosts)
+    parser.add_argument(
+        "--web-threads",
+        type=int,
+        default=WEB_THREADS,
+        help="gunicorn's threads in each of its 6 processes (production shape)",
+    )
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/truco_bench")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
+
+
+@contextmanager
+def running(opts: dict, say: Callable[[str], object]) -> Iterator[Shape]:
+    """The shape `opts` asks for, started, and stopped after (where its logs are, said)."""
+    say(f"starting the {opts['shape']} shape...")
+    if opts["shape"] == "embedded":
+        shape = embedded()
+    else:
+        shape = production(
+            opts["table_hosts"], opts["database_url"], opts["redis_url"], opts["web_threads"]
+        )
+    try:
+        yield shape
+    finally:
+        shape.stop()
+        say(f"logs in {shape.folder}")

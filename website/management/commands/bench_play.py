@@ -111,7 +111,7 @@ class Command(BaseCommand):
     help = "Load benchmark of the tables: N simulated people at once, whole games, figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("--shape", choices=["embedded", "production"], default="embedded")
+        shapes.add_arguments(parser, table_hosts=2)
         parser.add_argument("--people", type=int, default=20)
         parser.add_argument("--think", type=float, default=1.0, help="seconds a decision")
         parser.add_argument(
@@ -133,33 +133,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--variant", default="paulista")
         parser.add_argument("--limit", type=float, default=300.0, help="seconds at most")
-        parser.add_argument("--table-hosts", type=int, default=2)
-        parser.add_argument(
-            "--web-threads",
-            type=int,
-            default=shapes.WEB_THREADS,
-            help="gunicorn's threads in each of its 6 processes (production shape)",
-        )
-        parser.add_argument(
-            "--database-url", default="postgres://postgres@127.0.0.1:5432/truco_bench"
-        )
-        parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
 
     def handle(self, *args, **opts):
         if opts["people"] < 1:
             raise CommandError("--people must be at least 1", returncode=2)
-        self.stdout.write(f"starting the {opts['shape']} shape...")
-        if opts["shape"] == "embedded":
-            shape = shapes.embedded()
-        else:
-            shape = shapes.production(
-                opts["table_hosts"], opts["database_url"], opts["redis_url"], opts["web_threads"]
-            )
-        try:
+        with shapes.running(opts, self.stdout.write) as shape:
             self.run(shape, opts)
-        finally:
-            shape.stop()
-            self.stdout.write(f"logs in {shape.folder}")
 
     def run(self, shape: shapes.Shape, opts) -> None:
         names = [f"person{i}" for i in range(opts["people"])] + ["author"]

@@ -35,7 +35,7 @@ class Command(BaseCommand):
     help = "Load benchmark of live spectating: N spectators of one running bot match, figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("--shape", choices=["embedded", "production"], default="embedded")
+        shapes.add_arguments(parser, table_hosts=1)
         parser.add_argument("--spectators", type=int, default=100)
         parser.add_argument(
             "--followers", type=int, default=0, help="of the tournament's page (its standings)"
@@ -50,27 +50,14 @@ class Command(BaseCommand):
             help="the match's two bots, as run_tournament takes them (a slow bot: a long match)",
         )
         parser.add_argument("--games", type=int, default=8, help="games of the match")
-        parser.add_argument("--table-hosts", type=int, default=1)
-        parser.add_argument(
-            "--database-url", default="postgres://postgres@127.0.0.1:5432/truco_bench"
-        )
-        parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
 
     def handle(self, *args, **opts):
         if opts["spectators"] < 0 or opts["followers"] < 0:
             raise CommandError("--spectators and --followers may not be negative", returncode=2)
         if opts["spectators"] + opts["followers"] == 0:
             raise CommandError("no spectator and no follower: nothing to measure", returncode=2)
-        self.stdout.write(f"starting the {opts['shape']} shape...")
-        if opts["shape"] == "embedded":
-            shape = shapes.embedded()
-        else:
-            shape = shapes.production(opts["table_hosts"], opts["database_url"], opts["redis_url"])
-        try:
+        with shapes.running(opts, self.stdout.write) as shape:
             self.run(shape, opts)
-        finally:
-            shape.stop()
-            self.stdout.write(f"logs in {shape.folder}")
 
     def run(self, shape: shapes.Shape, opts) -> None:
         # The tournament of one match, played by the shape's worker (--external).
