@@ -404,7 +404,7 @@ def test_a_hosts_first_decision_renders_its_views_with_no_query_of_their_own():
         assert host.take_lease(match.pk)
         held = host.held[match.pk] = Held(match.pk)
         held.views[(f"p{player.pk}", "en")] += 1
-        held.views[("spectator", "en")] += 1
+        held.views[("public", "en")] += 1  # a spectator's page (tables/push.py's viewer key)
         held.connected[player.pk] += 1
         with writing_as_host():
             assert host.rebuild(held)
@@ -415,7 +415,7 @@ def test_a_hosts_first_decision_renders_its_views_with_no_query_of_their_own():
         assert len(queries(captured)) <= 3, queries(captured)
         mine = states[f"view.{match.pk}.p{player.pk}.en"]
         assert mine["you"], mine["seats"]  # the person found among the members: their seats
-        assert states[f"view.{match.pk}.spectator.en"]["you"] == []
+        assert states[f"view.{match.pk}.public.en"]["you"] == []
     finally:
         if held is not None and held.table is not None:
             held.table.close_bots()
