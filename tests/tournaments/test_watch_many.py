@@ -51,6 +51,17 @@ class Spectator(ApplicationCommunicator):
         await self.wait(1)
 
 
+def running_match(make_tournament, first_view: int) -> Match:
+    """A bot match of a started tournament, running, its spectators' view number `first_view`
+    written."""
+    tournament = make_tournament(2, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    (match,) = Match.objects.filter(tournament=tournament)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
+    caches["live"].set(live_feed.key(match.pk), feed(first_view))
+    return match
+
+
 def feed(seq: int) -> dict:
     return {"seq": seq, "game": 1, "a_team": 0, "ply": seq, "over": False, "view": {}}
 
@@ -58,11 +69,7 @@ def feed(seq: int) -> dict:
 def test_thirty_spectators_share_one_reader_and_each_sees_every_view_then_the_end(
     make_tournament, live_cache, monkeypatch
 ):
-    tournament = make_tournament(2, games_per_match=2)
-    lifecycle.start(tournament, publish=False)
-    (match,) = Match.objects.filter(tournament=tournament)
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
-    live_cache.set(live_feed.key(match.pk), feed(1))
+    match = running_match(make_tournament, first_view=1)
     reads = {"feed": 0, "status": 0}
     latest, status_of = live_feed.latest, watch.status_of
 
@@ -117,11 +124,7 @@ def test_thirty_spectators_share_one_reader_and_each_sees_every_view_then_the_en
 
 
 def test_a_spectator_who_comes_late_gets_the_latest_view_at_once(make_tournament, monkeypatch):
-    tournament = make_tournament(2, games_per_match=2)
-    lifecycle.start(tournament, publish=False)
-    (match,) = Match.objects.filter(tournament=tournament)
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
-    caches["live"].set(live_feed.key(match.pk), feed(7))
+    match = running_match(make_tournament, first_view=7)
     monkeypatch.setattr(watch, "POLL_SECONDS", 0.05)
 
     async def scene():
@@ -154,11 +157,7 @@ def test_a_view_that_cannot_be_read_a_moment_leaves_the_spectators_watching(
 ):
     """One reader serves every spectator of the match in the process: a failed read (the
     database or the cache away a moment) must not end it, or all of them would hear nothing."""
-    tournament = make_tournament(2, games_per_match=2)
-    lifecycle.start(tournament, publish=False)
-    (match,) = Match.objects.filter(tournament=tournament)
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
-    caches["live"].set(live_feed.key(match.pk), feed(3))
+    match = running_match(make_tournament, first_view=3)
     monkeypatch.setattr(watch, "POLL_SECONDS", 0.05)
     latest, failures = live_feed.latest, [1]
 
