@@ -6,9 +6,16 @@ from players.models import Player
 
 
 def player_of(user) -> Player | None:
+    """The user's player, or None; read once for a user object (a request's, a connection's):
+    opening a table read it three times."""
     if not user or not user.is_authenticated:
         return None
-    return Player.objects.filter(user=user).first()
+    found = getattr(user, "_truco_player", None)
+    if found is None:
+        found = Player.objects.filter(user=user).first()
+        if found is not None:  # one made later (player_for) is read then
+            user._truco_player = found
+    return found
 
 
 def player_for(user) -> Player:
@@ -21,4 +28,5 @@ def player_for(user) -> Player:
     while Player.objects.filter(name=name).exists():
         n += 1
         name = f"{base} ({n})"
-    return Player.objects.create(name=name, user=user, kind=Player.Kind.HUMAN)
+    user._truco_player = Player.objects.create(name=name, user=user, kind=Player.Kind.HUMAN)
+    return user._truco_player

@@ -22,13 +22,14 @@ from players.models import Player
 from players.people import player_for
 from submitted_bots.budgets import entry_errors
 from submitted_bots.models import Bot
-from tables.chips import locked_wallets, wallet_of
+from tables.chips import locked_wallets
 from tables.models import TableSettings
 from tables.services import chips_held, free_chips
 from tables.table_master import FREE_SEATS
-from tournaments import lifecycle
 from tournaments.builders import bots_named
+from tournaments.checks import check_tournament
 from tournaments.models import Entrant, Match, Tournament
+from tournaments.scheduling import schedule_new
 from tournaments.seeds import daily_seed, new_tournament_seed
 
 
@@ -108,11 +109,12 @@ def quick_match(
         raise ValidationError(
             {"daily": "a daily table is practice: everyone gets its deals today, so they are known"}
         )
-    free = free_chips(player) if competitive else wallet_of(player).chips
-    if competitive and stake > free:
-        raise ValidationError(
-            {"stake": f"{chips_held(player, free)}: you cannot stake {stake} a game"}
-        )
+    if competitive:
+        free = free_chips(player)
+        if stake > free:
+            raise ValidationError(
+                {"stake": f"{chips_held(player, free)}: you cannot stake {stake} a game"}
+            )
     if isinstance(bot, Bot):
         errors = entry_errors([bot], turn_seconds)
         if errors:
@@ -133,13 +135,18 @@ def quick_match(
         turn_seconds=turn_seconds,
         created_by=user,
     )
-    tournament.full_clean()
+    tournament.full_clean(exclude=["created_by"])  # the user signed in: no query to check
     tournament.seed = table_seed(daily, variant, preset, tournament.options, players)
+    check_tournament(tournament)  # what starting a tournament checks (its bot's budget: above)
     with transaction.atomic():
         # Under the player's wallet lock: two tables opened at once are counted one after the
         # other.
         locked_wallets([player.pk])
         check_tables_in_play(player)
+        # Saved running, its one match created with it (tournaments.scheduling.schedule_new):
+        # a table is never a draft anyone could see or enter.
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
         tournament.save()
         table = TableSettings.objects.create(
             tournament=tournament,
@@ -149,15 +156,19 @@ def quick_match(
             daily=daily,
             master=player,  # the first seated: whoever opens the table
         )
-        table.invited.add(*guests)
-        human = Entrant.objects.create(tournament=tournament, name=player.name, seed=1)
+        if guests:
+            table.invited.add(*guests)
+        human, other = Entrant.objects.bulk_create(
+            [
+                Entrant(tournament=tournament, name=player.name, seed=1),
+                Entrant(
+                    tournament=tournament,
+                    name=bot.label if bot is not None else FREE_SEATS,
+                    bot=bot,
+                    seed=2,
+                ),
+            ]
+        )
         human.members.add(player)
-        if bot is not None:
-            Entrant.objects.create(tournament=tournament, name=bot.label, bot=bot, seed=2)
-        else:
-            Entrant.objects.create(tournament=tournament, name=FREE_SEATS, seed=2)
-    try:
-        lifecycle.start(tournament)
-    except lifecycle.LifecycleError as exc:
-        raise ValidationError(str(exc)) from None
-    return Match.objects.get(tournament=tournament)
+        (match_id,) = schedule_new(tournament, [human.pk, other.pk])
+    return Match.objects.select_related("tournament").get(pk=match_id)

@@ -106,7 +106,8 @@ def invite(match_id: int, user, names: Iterable[str]) -> dict[str, Any]:
         if unknown:
             raise PlayError(f"no human player named {', '.join(map(repr, unknown))}")
         table.invited.add(*found)
-        table.invited_names = None  # those read with the match are no longer all: read again
+        if getattr(table, "invited_names", None) is not None:  # read with the match: add these
+            table.invited_names = sorted({*table.invited_names, *(p.name for p in found)})
         return table_options(table)
 
 
@@ -142,8 +143,9 @@ def sit(match_id: int, user, side: str | None = None, ip: str | None = None) -> 
                 "no free seat at this table" + (f" on side {side}" if side else ""), 409
             )
         entrant = teams[0][1]
+        seated = [*entrant.members.all(), player]  # read with the match (add forgets them)
         entrant.members.add(player)
-        entrant.name = " & ".join(sorted(p.name for p in entrant.members.all()))[:120]
+        entrant.name = " & ".join(sorted(p.name for p in seated))[:120]
         entrant.save(update_fields=["name"])
         if LiveMatch.objects.filter(match=match).exists():
             touch(match.pk, player.pk, ip)

@@ -151,6 +151,16 @@ def start(tournament: Tournament, *, queue: bool = False) -> Advance:
     return advance(tournament.pk, queue=queue)
 
 
+def schedule_new(tournament: Tournament, seeded_ids: list[int]) -> list[int]:
+    """The first round of a tournament the caller's transaction has just created, already
+    running, with these entrants in seed order; the ids of its matches. What `start` does,
+    without reading back what the caller has just written (the entrants, their seeds, the
+    rounds and matches there are none of yet): a player's table is opened this way, which cost
+    twenty queries through `start` (tables.quick). The caller checks what `start` checks."""
+    pairings = format_of(tournament).next_round(seeded_ids, [], format_options(tournament))
+    return _create_matches(tournament, pairings or [], queue=False, fresh=True).ids
+
+
 # --- advancing ----------------------------------------------------------------------------
 
 
@@ -187,6 +197,7 @@ class _Step:
     finished: bool = False
     batches: list[list[int]] = field(default_factory=list)
     after_others: bool = True  # the tournament had matches before these
+    ids: list[int] = field(default_factory=list)  # of the matches created, in pairing order
 
 
 def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
@@ -243,12 +254,19 @@ def _has_people(tournament: Tournament) -> bool:
     return tournament.entrants.filter(bot__isnull=True).exists()
 
 
-def _create_matches(tournament: Tournament, pairings: list[Pairing], *, queue: bool) -> _Step:
-    existing = set(Match.objects.filter(tournament=tournament).values_list("key", flat=True))
+def _create_matches(
+    tournament: Tournament, pairings: list[Pairing], *, queue: bool, fresh: bool = False
+) -> _Step:
+    """`fresh`: the tournament has no match and no round yet (nothing to read)."""
+    existing = (
+        set()
+        if fresh
+        else set(Match.objects.filter(tournament=tournament).values_list("key", flat=True))
+    )
     new = [p for p in pairings if p.key not in existing]
     if not new:
         return _Step()
-    rounds = {r.number: r for r in Round.objects.filter(tournament=tournament)}
+    rounds = {} if fresh else {r.number: r for r in Round.objects.filter(tournament=tournament)}
     missing = sorted({p.round for p in new} - set(rounds))
     # One statement for all of them (a round robin of bots creates every round at once).
     for created in Round.objects.bulk_create(
@@ -278,6 +296,7 @@ def _create_matches(tournament: Tournament, pairings: list[Pairing], *, queue: b
         byes=byes,
         batches=[[ids[position] for position in batch] for batch in batches],
         after_others=bool(existing),
+        ids=list(ids),
     )
 
 

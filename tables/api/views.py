@@ -194,7 +194,10 @@ def wait_for_bots(match_id: int, seconds: float, every: float = WAIT_POLL_SECOND
 
 
 class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
-    """Matches with human seats, as their players and spectators see them."""
+    """Matches with human seats, as their players and spectators see them.
+
+    The actions that change a table (open, sit, invite, end-vote, act) look nothing up first:
+    the work reads the match under its lock, and answers 404 for a match that is not there."""
 
     lookup_value_regex = ID
     permission_classes = [AllowAny]
@@ -284,7 +287,6 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def open(self, request, pk=None):
-        get_match(pk)
         services.open_match(int(pk), request.user, client_ip(request))
         return state_response(pk, request)
 
@@ -340,7 +342,6 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def sit(self, request, pk=None):
-        get_match(pk)
         body = SitSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         table_master.sit(int(pk), request.user, body.validated_data.get("side"), client_ip(request))
@@ -379,7 +380,6 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def invite(self, request, pk=None):
-        get_match(pk)
         body = InviteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return Response(table_master.invite(int(pk), request.user, body.validated_data["players"]))
@@ -395,7 +395,6 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
         detail=True, methods=["post"], url_path="end-vote", permission_classes=[IsAuthenticated]
     )
     def end_vote(self, request, pk=None):
-        get_match(pk)
         body = EndVoteInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return Response(

@@ -1,0 +1,96 @@
+"""The queries of the table API's requests that write (issue 20): opening a table, inviting,
+sitting, dealing and voting to end, on PostgreSQL, as the production shape serves them (table
+hosts keep the tables: these requests play no robot). Counted as
+tests/play/test_decision_queries.py counts, the token's look-up included.
+
+They are over the 6 of a decision and a state (each writes several rows, then reads the
+state), so each has its own ceiling, the count it was brought down to (and what it was), so
+that none creeps back: a table opened against a robot was 43 queries, through the generic
+start of a tournament that read back every row just written."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from players.people import player_for
+from tests.factories import UserFactory
+from tests.play.test_decision_queries import queries
+from tests.play.test_state_queries import token_client
+from tournaments.models import Match, Tournament
+
+pytestmark = pytest.mark.postgres
+
+# request: (its ceiling now, what it cost before)
+CEILINGS = {
+    "quick against a robot": (23, 43),
+    "quick for people": (14, 33),
+    "invite": (6, 9),
+    "sit": (9, 12),
+    "open (the deal)": (12, 14),
+    "end-vote": (10, 12),
+    "end-vote that ends it": (17, 19),
+}
+
+
+@pytest.fixture
+def hosted(settings):
+    settings.TRUCO_TABLES = "hosts"  # nobody holds these tables: the requests are counted alone
+
+
+def counted(seen: dict, name: str, client, path: str, body: dict) -> dict:
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.post(path, body, format="json")
+    assert answer.status_code in (200, 201), (name, answer.content)
+    seen[name] = len(queries(captured))
+    return answer.json()
+
+
+def test_each_write_of_a_table_stays_within_its_ceiling(hosted):
+    master, guest = UserFactory(), UserFactory()
+    player_for(guest)
+    client, guest_client = token_client(master), token_client(guest)
+    # The master's first table makes their player and wallet: counted from the second.
+    client.post("/api/play/quick/", {"variant": "paulista", "bot": "heuristic"}, format="json")
+    seen: dict[str, int] = {}
+    against_robot = counted(
+        seen,
+        "quick against a robot",
+        client,
+        "/api/play/quick/",
+        {"variant": "paulista", "bot": "heuristic"},
+    )
+    assert against_robot["waiting"] in ("human", "bots")  # dealt at once
+    people = counted(
+        seen, "quick for people", client, "/api/play/quick/", {"variant": "paulista", "bot": ""}
+    )
+    path = f"/api/play/matches/{people['match']}/"
+    options = counted(seen, "invite", client, path + "invite/", {"players": [guest.username]})
+    assert options["invited"] == [guest.username]
+    counted(seen, "sit", guest_client, path + "sit/", {})
+    dealt = counted(seen, "open (the deal)", client, path + "open/", {})
+    assert dealt["status"] == "running"
+    vote = counted(seen, "end-vote", client, path + "end-vote/", {"agree": True})
+    assert not vote["ended"]
+    vote = counted(seen, "end-vote that ends it", guest_client, path + "end-vote/", {"agree": True})
+    assert vote["ended"]
+    over = {name: count for name, count in seen.items() if count > CEILINGS[name][0]}
+    assert not over, f"over their ceilings: {over} (ceilings {CEILINGS})"
+
+
+def test_a_table_is_opened_running_with_its_one_match_seeded_in_order():
+    """What the generic start would have made of it: running, the player seeded first, one
+    match of the first round between the two entrants, pending until dealt."""
+    from tables.quick import quick_match
+
+    user = UserFactory()
+    match = quick_match(user, variant="paulista", bot=None, players=4)
+    tournament = Tournament.objects.get(pk=match.tournament_id)
+    assert tournament.status == Tournament.Status.RUNNING and tournament.started_at is not None
+    entrants = list(tournament.entrants.order_by("seed"))
+    assert [e.seed for e in entrants] == [1, 2]
+    assert [p.user_id for p in entrants[0].members.all()] == [user.pk]
+    (only,) = Match.objects.filter(tournament=tournament)
+    assert (only.entrant_a_id, only.entrant_b_id) == (entrants[0].pk, entrants[1].pk)
+    assert only.round.number == 1 and only.status == Match.Status.PENDING
