@@ -58,6 +58,33 @@ def test_fifty_followers_share_one_build_of_the_standings_and_of_the_bracket(
     assert builds["bracket"] == 2
 
 
+def test_the_page_follows_in_one_request_what_standings_and_bracket_answer_apart(
+    make_tournament, cached, builds
+):
+    """`live/`: one request a look (two before) sharing the same builds as the two endpoints,
+    its bracket the same page (round, limit and offset) with its links."""
+    tournament = make_tournament(4, games_per_match=2)
+    lifecycle.start(tournament, publish=False)
+    anyone = client_for(None)
+    base = f"/api/tournaments/{tournament.pk}/"
+    looks = [anyone.get(base + "live/?limit=1&offset=1") for _ in range(20)]
+    assert all(look.status_code == 200 for look in looks)
+    live = looks[0].json()
+    assert live["standings"] == anyone.get(base + "standings/").json()
+    apart = anyone.get(base + "bracket/?limit=1&offset=1").json()
+    links = ("next", "previous")
+    assert {k: v for k, v in live["bracket"].items() if k not in links} == {
+        k: v for k, v in apart.items() if k not in links
+    }
+    # Its links are the neighbouring looks: live/ with the bracket's next and previous page.
+    assert {k: live["bracket"][k] for k in links} == {
+        k: apart[k].replace("/bracket/", "/live/") for k in links
+    }
+    assert builds["standings"] == 1  # shared by the twenty looks and standings/
+    assert anyone.get(base + "live/?round=0").status_code == 400  # checked as bracket/ checks
+    assert anyone.get("/api/tournaments/999999/live/").status_code == 404
+
+
 def test_a_tournament_that_ends_shows_its_final_standings_at_once(make_tournament, cached, builds):
     tournament = make_tournament(2, games_per_match=2)
     lifecycle.start(tournament, publish=False)

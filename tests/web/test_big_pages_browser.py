@@ -67,7 +67,7 @@ def test_a_page_in_a_background_tab_asks_nothing_and_asks_at_once_when_shown(
     server nothing (tournaments/static/tournaments/tournament.js)."""
     cup = swiss(8)
     asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if "/standings/" in r.url else None)
+    page.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
     page.goto(f"{live_server.url}/tournaments/{cup.pk}/")
     page.wait_for_function(REDRAWN, timeout=15_000)
     page.evaluate(

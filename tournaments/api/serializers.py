@@ -702,5 +702,13 @@ class BracketSerializer(serializers.Serializer):
     sections = BracketSectionSerializer(many=True)
 
 
+class LiveSerializer(serializers.Serializer):
+    standings = StandingsSerializer()
+    bracket = BracketSerializer(
+        help_text="the page of the bracket asked for, as `bracket/` answers it; its `next` and "
+        "`previous` are the looks of `live/` at the neighbouring pages"
+    )
+
+
 class RoundQuerySerializer(serializers.Serializer):
     round = serializers.IntegerField(required=False, min_value=1, max_value=100_000)

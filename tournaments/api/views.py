@@ -204,8 +204,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     def standings(self, request, pk=None):
         tournament = self._plain_object()
-        payload = followed("standings", tournament, (), lambda: standings_payload(tournament))
-        response = Response(payload)
+        response = Response(self._standings(tournament))
         if getattr(request.accepted_renderer, "format", "") == "csv":
             response["Content-Disposition"] = (
                 f'attachment; filename="standings-{tournament.pk}.csv"'
@@ -224,11 +223,39 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["get"], permission_classes=[AllowAny])
     def bracket(self, request, pk=None):
+        return Response(self._bracket_page(request, self._plain_object()))
+
+    @extend_schema(
+        responses=serializers.LiveSerializer,
+        parameters=[ROUND, LIMIT, OFFSET],
+        summary="What the tournament's page follows: its standings and a page of its bracket",
+        description="`standings/` and `bracket/` (with the same `round`, `limit` and `offset`) "
+        "in one answer: the tournament page asks for it every few seconds while the "
+        "tournament runs, hundreds of people at once, and one request a look costs the site "
+        "half of two.",
+    )
+    @action(detail=True, methods=["get"], permission_classes=[AllowAny])
+    def live(self, request, pk=None):
+        tournament = self._plain_object()
+        return Response(
+            {
+                "standings": self._standings(tournament),
+                "bracket": self._bracket_page(request, tournament),
+            }
+        )
+
+    @staticmethod
+    def _standings(tournament: Tournament) -> dict:
+        return followed("standings", tournament, (), lambda: standings_payload(tournament))
+
+    @staticmethod
+    def _bracket_page(request, tournament: Tournament) -> dict:
+        """The page of the bracket that `request` asks for (its round, limit and offset)."""
         query = serializers.RoundQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         pages = BracketPagination()
         limit, offset = pages.get_limit(request), pages.get_offset(request)
-        tournament, round_no = self._plain_object(), query.validated_data.get("round")
+        round_no = query.validated_data.get("round")
 
         def build() -> dict:
             return bracket_payload(tournament, round_no, offset=offset, limit=limit)
@@ -243,7 +270,7 @@ class TournamentViewSet(ApiMixin, viewsets.ModelViewSet):
             else build()
         )
         count = payload.pop("count")
-        return Response({"count": count, **pages.links(request, limit, offset, count), **payload})
+        return {"count": count, **pages.links(request, limit, offset, count), **payload}
 
     @extend_schema(
         request=serializers.EnterSerializer,

@@ -24,7 +24,7 @@ class Watched:
     written: set[int] = field(default_factory=set)  # the views' numbers seen by anyone
     ended: int = 0  # spectators told the match is over
     errors: list[str] = field(default_factory=list)
-    follows: list[float] = field(default_factory=list)  # seconds, a follower's look (2 requests)
+    follows: list[float] = field(default_factory=list)  # seconds, a follower's look (one request: live/)
     follow_errors: list[str] = field(default_factory=list)
 
 
@@ -69,20 +69,19 @@ async def crowd(
 async def one_follower(
     http, tournament_id: int, watched: Watched, deadline: float, every: float, seed: int
 ) -> None:
-    """The tournament's page open: standings and bracket every `every` seconds, both at once,
-    until the tournament is over (then the page stops asking) or the run's time is up."""
+    """The tournament's page open: its standings and bracket (`live/`, as the page asks) every
+    `every` seconds, until the tournament is over (then the page stops asking) or the run's
+    time is up."""
     await asyncio.sleep(random.Random(seed).uniform(0, every))  # not all in one millisecond
-    base = f"/api/tournaments/{tournament_id}/"
+    url = f"/api/tournaments/{tournament_id}/live/"
     while time.monotonic() < deadline:
         start = time.monotonic()
-        (status, standings, _), (bracket_status, bracket, _) = await asyncio.gather(
-            http.call("GET", base + "standings/", None), http.call("GET", base + "bracket/", None)
-        )
+        status, live, _ = await http.call("GET", url, None)
         watched.follows.append(time.monotonic() - start)
-        if status != 200 or bracket_status != 200:
-            watched.follow_errors.append(f"standings {status}, bracket {bracket_status}")
+        if status != 200:
+            watched.follow_errors.append(f"live {status}")
             return
-        if standings.get("status") not in ("running", "paused"):
+        if live["standings"].get("status") not in ("running", "paused"):
             return
         await asyncio.sleep(every)
 

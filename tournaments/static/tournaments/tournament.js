@@ -84,15 +84,16 @@
     if (!options.live) return;
     const base = "/api/tournaments/" + options.id + "/";
     let round = options.round;
-    // The page's matches: the API's page at the same place (the bracket's order is the page's).
-    const bracketUrl = () => {
+    // The standings and the page's matches (the API's page of the bracket at the same place:
+    // its order is the page's), in one request a look: hundreds of people follow at once.
+    const liveUrl = () => {
       const query = new URLSearchParams();
       if (round) query.set("round", round);
       if (options.matches) {
         query.set("limit", options.matches.limit);
         query.set("offset", options.matches.offset);
       }
-      return base + "bracket/?" + query.toString();
+      return base + "live/?" + query.toString();
     };
     // A tab in the background asks nothing; shown again, it asks at once.
     let waiting = null, asking = false, over = false;
@@ -101,12 +102,11 @@
       if (over || asking || document.hidden) return;
       asking = true;
       try {
-        let [standings, bracket] = await Promise.all([
-          fetchJSON(base + "standings/"), fetchJSON(bracketUrl())]);
+        let { standings, bracket } = await fetchJSON(liveUrl());
         const latest = bracket.rounds.length ? bracket.rounds[bracket.rounds.length - 1] : null;
         if (round && options.followLatest && latest && latest !== round) {
           round = latest;  // a new round was paired: follow it
-          bracket = await fetchJSON(bracketUrl());
+          ({ standings, bracket } = await fetchJSON(liveUrl()));
         }
         if (bracket.kind === "rounds") drawRoundLinks(bracket.rounds, round);
         const p = standings.progress;

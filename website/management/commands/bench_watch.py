@@ -108,7 +108,7 @@ class Command(BaseCommand):
         if opts["followers"]:
             looks = [1000 * s for s in followed.follows]
             self.stdout.write(
-                f"followers          {len(looks)} looks (standings and bracket at once, every "
+                f"followers          {len(looks)} looks (standings and bracket in one request, every "
                 f"{opts['every']:g} s), {len(followed.follow_errors)} errors; a look p50 "
                 f"{percentile(looks, 0.5):.0f} ms  p95 {percentile(looks, 0.95):.0f} ms  "
                 f"p99 {percentile(looks, 0.99):.0f} ms"
