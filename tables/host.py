@@ -120,6 +120,16 @@ class TableMoved(TableError):
 
 
 @dataclass
+class Watcher:
+    """A connection watching a table: what it watches as, and when it was last heard from."""
+
+    viewer: str
+    language: str
+    player: int | None
+    heard: float = field(default_factory=time.monotonic)
+
+
+@dataclass
 class Held:
     """A table this host holds."""
 
@@ -129,8 +139,9 @@ class Held:
     views: Counter = field(default_factory=Counter)  # (viewer, language): connections
     connected: Counter = field(default_factory=Counter)  # player id: connections
     # The connections watching, by their channel: a connection told to watch again (a host that
-    # took the table over asks them all: TableHost.claim) is counted once.
-    watchers: set[str] = field(default_factory=set)
+    # took the table over asks them all: TableHost.claim) is counted once; one not heard from
+    # for WATCH_LAPSE_SECONDS is forgotten (its server died without saying it left).
+    watchers: dict[str, Watcher] = field(default_factory=dict)
     last_seen: dict[int, Any] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
     active: float = field(default_factory=time.monotonic)
@@ -418,7 +429,10 @@ class TableHost:
         """Tables idle for a while give their bots back; tables over and unwatched go."""
         now = time.monotonic()
         for match_id, held in list(self.held.items()):
-            if held.lock.locked() or now - held.active < self.idle:
+            if held.lock.locked():
+                continue  # its views are being rendered, in a thread: counted later
+            self.forget_lapsed_watchers(held, now)
+            if now - held.active < self.idle:
                 continue
             table = held.table
             if table is None or table.game is None and not held.views:
@@ -766,10 +780,12 @@ class TableHost:
         connection = message.get("connection")
         if connection is None or connection not in held.watchers:
             if connection is not None:
-                held.watchers.add(connection)
+                held.watchers[connection] = Watcher(viewer, language, player)
             held.views[(viewer, language)] += 1
             if player is not None:
                 held.connected[player] += 1
+        else:
+            held.watchers[connection].heard = time.monotonic()
         if player is not None:
             held.last_seen[player] = timezone.now()
         state = await self.run(self.render, held, viewer, language)
@@ -777,24 +793,41 @@ class TableHost:
             self.then_play_on(held)  # back: the robot standing in hands the seat back
         return {"state": state}
 
+    async def on_still(self, held: Held, message: dict[str, Any]) -> None:
+        """A connection still watching (tables/push.py says so every WATCH_RENEW_SECONDS)."""
+        watcher = held.watchers.get(message.get("connection"))
+        if watcher is not None:
+            watcher.heard = time.monotonic()
+
     async def on_unwatch(self, held: Held, message: dict[str, Any]) -> None:
         connection = message.get("connection")
         if connection is not None:
             if connection not in held.watchers:
                 return  # it watched another host (before this one took the table over)
-            held.watchers.discard(connection)
-        key = (message["viewer"], message["language"])
+            del held.watchers[connection]
+        self.unwatched(held, message["viewer"], message["language"], message.get("player"))
+        return None
+
+    def unwatched(self, held: Held, viewer: str, language: str, player: int | None) -> None:
+        key = (viewer, language)
         held.views[key] -= 1
         if held.views[key] <= 0:
             del held.views[key]
-        player = message.get("player")
         if player is not None:
             held.connected[player] -= 1
             held.last_seen[player] = timezone.now()
             if held.connected[player] <= 0:
                 del held.connected[player]
                 self.set_timer(held)  # away: played for once the grace has passed
-        return None
+
+    def forget_lapsed_watchers(self, held: Held, now: float) -> None:
+        """The connections not heard from for WATCH_LAPSE_SECONDS: their server died without
+        saying they left. Counted on, they kept a person who had gone from being taken for
+        away, and a table over from ever being let go (`tidy`)."""
+        for channel, watcher in list(held.watchers.items()):
+            if now - watcher.heard > routing.WATCH_LAPSE_SECONDS:
+                del held.watchers[channel]
+                self.unwatched(held, watcher.viewer, watcher.language, watcher.player)
 
     async def robots_played(self, held: Held, seconds: float) -> None:
         """A REST player's `GET ?wait=`: until the table waits no more for its robots (as its

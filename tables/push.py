@@ -18,6 +18,8 @@ and says that it reconnects (tables/static/tables/play.js).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from typing import Any
 
@@ -36,6 +38,8 @@ from tables.live import TableError, human_ids, load_match
 from tables.models import settings_of
 from tables.services import touch
 from tournaments.models import Match
+
+log = logging.getLogger(__name__)
 
 FORBIDDEN = 4403  # a WebSocket close code: not yours to watch
 GONE = 4404  # no such table, or its match is over: nothing more will be pushed
@@ -113,6 +117,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     viewer: str
     player: int | None = None
     watching = False
+    renewing: asyncio.Task | None = None
 
     async def dispatch(self, message):
         """As Channels' own, without closing old database connections before every message:
@@ -155,8 +160,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=TRY_AGAIN)
             return
         self.watching = True
+        self.renewing = asyncio.ensure_future(self.renew())
         if answer.get("state") is not None:
             await self.send_json({"type": "state", "state": answer["state"]})
+
+    async def renew(self) -> None:
+        """Tell the table's host, every WATCH_RENEW_SECONDS, that this connection still
+        watches: if this server dies, saying nothing, the host forgets it after a lapse."""
+        while True:
+            await asyncio.sleep(routing.WATCH_RENEW_SECONDS)
+            try:
+                await self.tell_host("still")
+            except Exception:  # the layer away a moment: said again at the next renewal
+                log.warning("could not tell table %s's host it is still watched", self.match_id)
+
+    async def tell_host(self, command: str) -> None:
+        await self.channel_layer.group_send(
+            routing.table_group(self.match_id),
+            {"type": "table.command", "match": self.match_id, "command": command, **self.who()},
+        )
 
     def who(self) -> dict[str, Any]:
         return {
@@ -182,16 +204,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(routing.chat_group(self.match_id), self.channel_name)
+        if self.renewing is not None:
+            self.renewing.cancel()
         if self.watching:
-            await self.channel_layer.group_send(
-                routing.table_group(self.match_id),
-                {
-                    "type": "table.command",
-                    "match": self.match_id,
-                    "command": "unwatch",
-                    **self.who(),
-                },
-            )
+            await self.tell_host("unwatch")
 
     async def receive_json(self, content, **kwargs):
         received = time.time()  # the benchmark's stages: when this server heard the decision

@@ -41,6 +41,10 @@ TRIES = 3
 # The longest a REST player's `GET ?wait=` waits for the table's robots (the web server refuses
 # more: each waiting request holds one of its threads).
 MAX_WAIT_SECONDS = 5.0
+# A page's connection tells the table's host it still watches this often; a host forgets one
+# it has not heard from for the lapse (its server died without saying the page left).
+WATCH_RENEW_SECONDS = 30.0
+WATCH_LAPSE_SECONDS = 3 * WATCH_RENEW_SECONDS + 10
 RESEND_SECONDS = 5.0  # a command unanswered this long by a living host is sent again
 
 

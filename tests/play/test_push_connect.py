@@ -66,3 +66,51 @@ def test_a_table_not_dealt_yet_or_over_closes_with_what_the_page_should_do(setti
     assert closing_code(waiting.pk, user) == push.NOT_YET
     Match.objects.filter(pk=waiting.pk).update(status=Match.Status.DONE)
     assert closing_code(waiting.pk, user) == push.GONE
+
+
+def test_a_watching_connection_tells_the_host_it_still_watches_until_it_leaves(
+    settings, monkeypatch
+):
+    """Its renewals keep it counted by the table's host (a host forgets a connection it has
+    not heard from: its server died); after it leaves, nothing more is said."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    monkeypatch.setattr(routing, "WATCH_RENEW_SECONDS", 0.05)
+    user = UserFactory()
+    match = quick_match(user, variant="paulista", bot="heuristic", turn_seconds=0)
+    open_match(match.pk, user, "10.0.0.1")
+
+    async def watched(match_id, command, **who):
+        return {"state": None}
+
+    monkeypatch.setattr(routing, "ask_async", watched)
+    scope = {
+        "type": "websocket",
+        "path": f"/ws/play/matches/{match.pk}/",
+        "headers": [],
+        "subprotocols": [],
+        "user": user,
+        "client": ("127.0.0.1", 5000),
+        "url_route": {"args": (), "kwargs": {"match_id": match.pk}},
+    }
+
+    async def scene() -> list[str]:
+        from channels.layers import get_channel_layer
+
+        layer = get_channel_layer()
+        host = await layer.new_channel()
+        await layer.group_add(routing.table_group(match.pk), host)
+        connection = ApplicationCommunicator(push.TableConsumer.as_asgi(), scope)
+        await connection.send_input({"type": "websocket.connect"})
+        assert (await connection.receive_output(10))["type"] == "websocket.accept"
+        heard = [(await layer.receive(host))["command"] for _ in range(3)]
+        await connection.send_input({"type": "websocket.disconnect", "code": 1000})
+        await connection.wait(5)
+        heard.append((await layer.receive(host))["command"])
+        await asyncio.sleep(0.2)  # longer than a renewal: none comes after it left
+        try:
+            heard.append((await asyncio.wait_for(layer.receive(host), 0.1))["command"])
+        except asyncio.TimeoutError:
+            pass
+        return heard
+
+    assert asyncio.run(scene()) == ["still", "still", "still", "unwatch"]
