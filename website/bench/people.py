@@ -36,6 +36,28 @@ class Person:
 
 
 @dataclass
+class PeopleTable:
+    """Two people at a table for people (`--bot people`): the first opens it and deals once the
+    second sits. Their latency is the table's: from a decision to the moment whoever decides
+    next (the other person, or the same one) sees it, as each page is pushed the table."""
+
+    match: asyncio.Future = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+    seated: asyncio.Event = field(default_factory=asyncio.Event)
+    dealt: asyncio.Event = field(default_factory=asyncio.Event)
+    sent: float | None = None  # time.monotonic() of the last decision not yet seen
+
+    def decided(self) -> None:
+        self.sent = time.monotonic()
+
+    def seen(self, tally: Tally) -> None:
+        if self.sent is not None:
+            tally.took(self.sent)
+            self.sent = None
+
+
+@dataclass
 class Tally:
     """What all the people saw."""
 
@@ -199,7 +221,9 @@ async def play_over_push(
     tally: Tally,
     rng: random.Random,
     deadline: float,
+    shared: PeopleTable | None = None,
 ) -> None:
+    """`shared`: at a table of people, whose decisions are timed as the table's."""
     match = table["match"]
     headers = {"Cookie": f"sessionid={person.session_cookie}", "Origin": origin}
     async with websockets.connect(
@@ -230,7 +254,7 @@ async def play_over_push(
                 meter = message.get("meter") or {}
                 tally.meter("push act", meter.get("queries"), meter.get("server_ms"))
                 staged["meter"] = meter  # before or after the state: its own channel
-                if "seen" in staged:
+                if "seen" in staged and shared is None:
                     tally.staged(staged["sent"], staged["seen"], meter, staged.get("at"))
                 continue
             if kind != "state":
@@ -238,13 +262,16 @@ async def play_over_push(
             state = message["state"]
             over = state["status"] in ("done", "cancelled")
             fresh = state.get("your_turn") and state.get("turn") != acted_turn
+            if shared is not None and (over or fresh):
+                shared.seen(tally)
             if sent_at is not None and (over or fresh):
-                tally.took(sent_at)
+                if shared is None:
+                    tally.took(sent_at)
+                    staged["seen"] = time.time()
+                    staged["at"] = message.get("at")
+                    if "meter" in staged:
+                        tally.staged(staged["sent"], staged["seen"], staged["meter"], staged["at"])
                 sent_at = None
-                staged["seen"] = time.time()
-                staged["at"] = message.get("at")
-                if "meter" in staged:
-                    tally.staged(staged["sent"], staged["seen"], staged["meter"], staged["at"])
             if over:
                 tally.games_ended += state["status"] == "done"
                 return
@@ -263,6 +290,8 @@ async def play_over_push(
                 {"type": "act", "action": action, "seat": seat, "turn": acted_turn}
             )
             retries = 0
+            if shared is not None:
+                shared.decided()
             await socket.send(last_act)
             tally.actions += 1
             if first:
@@ -395,14 +424,28 @@ async def one_person(
     deadline: float,
     rest_wait: float = 0.0,
     watchers: int = 0,
+    shared: PeopleTable | None = None,
+    deals: bool = False,
 ) -> None:
+    """`shared`: a table of people this person opens and `deals` (after the other sat), or
+    sits at."""
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, 2.0))  # people do not all arrive in one millisecond
     watching: list[asyncio.Task] = []
     try:
-        status, table, _ = await http.call("POST", "/api/play/quick/", person.token, quick)
-        if status != 201:
-            tally.errors.append(f"{person.name}: quick {status} {table}")
+        if shared is not None and not deals:
+            table = await sit_then_wait_for_the_deal(http, person, shared, tally, deadline)
+        else:
+            status, table, headers = await http.call(
+                "POST", "/api/play/quick/", person.token, quick
+            )
+            tally.meter("rest quick", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+            if status != 201:
+                tally.errors.append(f"{person.name}: quick {status} {table}")
+                return
+            if shared is not None:
+                table = await deal_once_seated(http, person, table, shared, tally, deadline)
+        if table is None:
             return
         watching = [
             asyncio.ensure_future(watch_table(ws_base, origin, table["match"], tally, deadline))
@@ -410,7 +453,7 @@ async def one_person(
         ]
         if transport == "push":
             await play_over_push(
-                http, ws_base, origin, person, table, seconds, tally, rng, deadline
+                http, ws_base, origin, person, table, seconds, tally, rng, deadline, shared
             )
         else:
             await play_over_rest(http, person, table, seconds, tally, rng, deadline, rest_wait)
@@ -424,6 +467,51 @@ async def one_person(
             await asyncio.gather(*watching, return_exceptions=True)
 
 
+async def deal_once_seated(
+    http: Http, person: Person, table: dict, shared: PeopleTable, tally: Tally, deadline: float
+) -> dict | None:
+    """The table's opener: its match for the other person, then the deal once they sit."""
+    shared.match.set_result(table["match"])
+    try:
+        await asyncio.wait_for(shared.seated.wait(), deadline - time.monotonic())
+    except TimeoutError:
+        tally.errors.append(f"{person.name}: nobody sat at the table")
+        return None
+    path = f"/api/play/matches/{table['match']}/open/"
+    status, dealt, headers = await http.call("POST", path, person.token)
+    tally.meter("rest open (deal)", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+    if status != 200:
+        tally.errors.append(f"{person.name}: open {status} {dealt}")
+        return None
+    shared.dealt.set()
+    return dealt
+
+
+async def sit_then_wait_for_the_deal(
+    http: Http, person: Person, shared: PeopleTable, tally: Tally, deadline: float
+) -> dict | None:
+    """The other person: sits at the opener's table, then waits for the deal."""
+    try:
+        match = await asyncio.wait_for(shared.match, deadline - time.monotonic())
+    except TimeoutError:
+        tally.errors.append(f"{person.name}: no table was opened for them")
+        return None
+    status, seated, headers = await http.call(
+        "POST", f"/api/play/matches/{match}/sit/", person.token, {}
+    )
+    tally.meter("rest sit", headers.get("X-Queries"), headers.get("X-Server-Ms"))
+    if status != 200:
+        tally.errors.append(f"{person.name}: sit {status} {seated}")
+        return None
+    shared.seated.set()
+    try:
+        await asyncio.wait_for(shared.dealt.wait(), deadline - time.monotonic())
+    except TimeoutError:
+        tally.errors.append(f"{person.name}: the table was never dealt")
+        return None
+    return seated
+
+
 async def crowd(
     base: str,
     ws_base: str,
@@ -434,12 +522,16 @@ async def crowd(
     limit_seconds: float,
     rest_wait: float = 0.0,
     watchers: int = 0,
+    people_tables: bool = False,
 ) -> tuple[Tally, float]:
+    """`people_tables`: the people play each other, two at a table (the first of each pair
+    opens it), instead of each against a bot."""
     http = Http(base, threads=min(200, max(8, len(people))))
     tally = Tally()
     start = time.monotonic()
     deadline = start + limit_seconds
     origin = base
+    tables = [PeopleTable() for _ in range(len(people) // 2)] if people_tables else []
     await asyncio.gather(
         *(
             one_person(
@@ -455,6 +547,8 @@ async def crowd(
                 deadline,
                 rest_wait,
                 watchers,
+                shared=tables[i // 2] if tables else None,
+                deals=i % 2 == 0,
             )
             for i, p in enumerate(people)
         )

@@ -8,6 +8,11 @@ kind of request (the meters of stack/metering.py).
 
     python manage.py bench_play --shape production --people 100 --think 1 --bot js
     python manage.py bench_play --shape embedded --people 20 --think 1 --bot heuristic
+    python manage.py bench_play --shape production --people 100 --think 1 --bot people
+
+With `--bot people` the people play each other, two at a table of people: one opens it, the
+other sits, the first deals (the writes counted too); a decision is timed to the moment
+whoever decides next sees it.
 """
 
 from __future__ import annotations
@@ -115,7 +120,10 @@ class Command(BaseCommand):
         parser.add_argument("--people", type=int, default=20)
         parser.add_argument("--think", type=float, default=1.0, help="seconds a decision")
         parser.add_argument(
-            "--bot", default="js", help="js (an uploaded JavaScript bundle) or a built-in bot"
+            "--bot",
+            default="js",
+            help="js (an uploaded JavaScript bundle), a built-in bot, or people: the people "
+            "play each other, two at a table (one opens it, the other sits, the first deals)",
         )
         parser.add_argument("--transport", choices=["push", "rest"], default="push")
         parser.add_argument(
@@ -137,6 +145,12 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         if opts["people"] < 1:
             raise CommandError("--people must be at least 1", returncode=2)
+        if opts["bot"] == "people" and (opts["people"] % 2 or opts["transport"] != "push"):
+            raise CommandError(
+                "--bot people: an even number of people, two at a table, over push (their "
+                "pages; a script at a table of people polls: docs/api-and-play.md)",
+                returncode=2,
+            )
         with shapes.running(opts, self.stdout.write) as shape:
             self.run(shape, opts)
 
@@ -151,7 +165,12 @@ class Command(BaseCommand):
             bot = made["id"]
             self.stdout.write(f"uploaded {made.get('label') or made.get('name')}: ready")
         people = [Person(*row) for row in rows]
-        quick = {"variant": opts["variant"], "bot": bot, "turn_seconds": 60}
+        against_people = bot == "people"
+        quick = {
+            "variant": opts["variant"],
+            "bot": "" if against_people else bot,
+            "turn_seconds": 60,
+        }
         cpu_before = shapes_cpu(shape)
         tally, wall = asyncio.run(
             crowd(
@@ -164,6 +183,7 @@ class Command(BaseCommand):
                 opts["limit"],
                 opts["rest_wait"],
                 opts["watchers"],
+                people_tables=against_people,
             )
         )
         cpu = shapes_cpu(shape) - cpu_before
@@ -181,6 +201,11 @@ class Command(BaseCommand):
         for error in tally.errors[:5]:
             self.stdout.write(f"  {error[:200]}")
         self.stdout.write(f"actions            {tally.actions} ({tally.actions / wall:.1f}/s)")
+        if against_people:
+            self.stdout.write(
+                "  (at tables of people: from a decision to the moment whoever decides next "
+                "sees it)"
+            )
         self.stdout.write(
             f"decision -> next   p50 {percentile(ms, 0.5):.0f} ms  p95 {percentile(ms, 0.95):.0f} ms  p99 {percentile(ms, 0.99):.0f} ms  max {max(ms or [0]):.0f} ms"
         )
