@@ -109,7 +109,7 @@ def test_a_watching_connection_tells_the_host_it_still_watches_until_it_leaves(
         await asyncio.sleep(0.2)  # longer than a renewal: none comes after it left
         try:
             heard.append((await asyncio.wait_for(layer.receive(host), 0.1))["command"])
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         return heard
 
