@@ -82,13 +82,83 @@ def measure(variant, players: int, count: int, time_ms: float) -> str:
     )
 
 
+def searched_positions(variant, players: int, count: int, seed: int = 1):
+    """Decisions the search meets in play: every fifth decision with a choice (not an envido
+    nor a hand of eleven) of games the heuristic policy plays against itself."""
+    policy = HeuristicPolicy()
+    rng = random.Random(seed)
+    found = []
+    seen = 0
+    game = 0
+    while len(found) < count:
+        state = variant.new_game(players, seed=game)
+        game += 1
+        while not state.is_over and state.phase != "deal" and len(found) < count:
+            obs = state.observation(state.to_act)
+            if len(obs.legal) > 1 and obs.phase not in ("envido", "decide"):
+                seen += 1
+                if seen % 5 == 0:
+                    found.append(obs)
+            state = state.apply(policy.decide(obs, rng))
+    return found
+
+
+def expert_rate(variant, players: int, count: int, iterations: int) -> str:
+    """`expert`'s walks per 100 ms of processor time at a fixed budget of walks (the same walks
+    whatever the load of the machine: compare code, not machines), and a digest of its choices
+    and walk counts, which an optimisation that must not change the search keeps."""
+    import hashlib
+
+    from .expert import ExpertBot
+
+    digest = hashlib.sha256()
+    walks = 0
+    cpu = 0.0
+    for i, obs in enumerate(searched_positions(variant, players, count)):
+        bot = ExpertBot(
+            variant=obs.variant,
+            options=obs.options,
+            seat=obs.seat,
+            players=obs.players,
+            rng=random.Random(i),
+            iterations=iterations,
+            time_ms=None,
+        )
+        started = time.process_time()
+        action = bot.act(obs)
+        cpu += time.process_time() - started
+        walks += bot.last_iterations
+        digest.update(f"{i} {action} {bot.last_iterations};".encode())
+    return (
+        f"{variant.name:<12} {players:>7} {walks:>8} {cpu:>8.2f} "
+        f"{walks / max(cpu, 1e-9) / 10:>14,.0f}  {digest.hexdigest()[:12]}"
+    )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bots.bench", description=__doc__)
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--time-ms", type=float, default=100.0)
     parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument(
+        "--expert-iterations",
+        type=int,
+        default=None,
+        help="instead: expert's walks per 100 ms of processor time at this many walks a "
+        "decision, on positions of heuristic self-play",
+    )
     args = parser.parse_args(argv)
     reg = registry()
+    if args.expert_iterations:
+        print(
+            f"{'variant':<12} {'players':>7} {'walks':>8} {'cpu s':>8} {'walks/100ms':>14}  digest"
+        )
+        for name in args.variant or sorted(reg.variants):
+            variant = reg.variant(name)
+            for players in variant.players:
+                line = expert_rate(variant, players, args.positions, args.expert_iterations)
+                print(line, flush=True)
+        return 0
     print(
         f"{'variant':<12} {'players':>7} {'policy/s':>14} {'bot ms':>8} {'µs/world':>9} "
         f"{'accepted':>10} "

@@ -74,10 +74,21 @@ def _hand_of_n(table, target, a, b, on_a, decided, refused) -> float:
 def win_table(rules: TrucoRules) -> list[list[float]]:
     """`table[mine][theirs]`: my team's chance to win the game from that score (scores past the
     target count as the target)."""
-    threshold = rules.threshold if getattr(rules, "hand_of_n", False) else None
-    return _table(
-        rules.target, tuple(rules.ladder), threshold, rules.decided_value, rules.refused_value
-    )
+    # Asked at nearly every decision of the search's walks: kept per rules object (which holds
+    # a game's options for good), the lookup of its arguments skipped.
+    table = _BY_RULES.get(rules)
+    if table is None:
+        threshold = rules.threshold if getattr(rules, "hand_of_n", False) else None
+        table = _table(
+            rules.target, tuple(rules.ladder), threshold, rules.decided_value, rules.refused_value
+        )
+        if len(_BY_RULES) >= 256:
+            _BY_RULES.clear()
+        _BY_RULES[rules] = table
+    return table
+
+
+_BY_RULES: dict[TrucoRules, list[list[float]]] = {}
 
 
 def win_chance(table: list[list[float]], mine: int, theirs: int) -> float:

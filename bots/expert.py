@@ -4,12 +4,13 @@ taught about the other team.
 - Its own default move, the one the search must clearly beat, is the adaptive heuristic's
   (`HeuristicPolicy` with an `OpponentProfile` kept across the games of the match): bets,
   answers and bluffs follow how often this opponent bets, runs and holds.
-- The envido (Argentino) is not searched: its answers are the heuristic's arithmetic on the
-  observation's bet values and the score, and an envido call is made only when the heuristic
-  makes it. (A search that models the other side by the plain heuristic misjudges the chain,
-  and a falta envido is the game.) `envido_ev=true` plays it by expected value instead
-  (bots/envido_ev.py: the other side's points conditioned on what this seat sees and on its
-  envido moves of the hand, every call and answer weighed by the chance to win the game).
+- The envido (Argentino) is not searched (a search that models the other side by the plain
+  heuristic misjudges the chain, and a falta envido is the game): it is played by expected
+  value, as the `heuristic` bot plays it (bots/envido_ev.py: the other side's points
+  conditioned on what this seat sees and on its envido moves of the hand, every call and
+  answer weighed by the chance to win the game). `envido_ev=false`: the heuristic's thresholds
+  and arithmetic on the observation's bet values instead, which lost most pairs to `heuristic`
+  once that played it by expected value (docs/bots.md).
 - Answers to a truco (and the rest: which card, whether to call truco) are the
   information-set search of `bots.mcts` over sampled worlds at `time_ms` per decision (default
   100 ms), with the other team modelled in the walks by the heuristic with thresholds fitted
@@ -141,7 +142,7 @@ class ExpertBot(MctsBot):
         beliefs: bool = True,
         bold: bool = False,
         war: bool = False,
-        envido_ev: bool = False,  # measured no better for expert (docs/bots.md)
+        envido_ev: bool = True,  # measured better against heuristic (docs/bots.md)
         **kwargs,
     ):
         super().__init__(**kwargs)

@@ -54,6 +54,10 @@ LATER = True
 # of the team it sees (`eleven_playouts`), on this many sampled deals.
 ELEVEN_PLAYOUTS = True
 ELEVEN_SAMPLES = 200
+# `HeuristicPolicy.chance` by what it depends on (the rules, the vira, the team, the player
+# count, the tricks' results, the trick on the table and the hand); cleared when full.
+_CHANCES: dict[tuple, float] = {}
+MAX_CHANCES = 50_000
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,19 @@ class HeuristicPolicy:
 
     def chance(self, obs: Observation, rules: TrucoRules) -> float:
         """The chance to win the hand with the cards held (see knowledge.hand_win_chance)."""
+        # The search's walks ask it again and again for the same hand at the same point of the
+        # same trick (every candidate meets the same world): it is remembered by all it reads.
+        key = (rules, obs.vira, obs.seat & 1, obs.players, obs.results, obs.trick, obs.hand)
+        found = _CHANCES.get(key)
+        if found is None:
+            found = self._chance(obs, rules)
+            if len(_CHANCES) >= MAX_CHANCES:
+                _CHANCES.clear()
+            _CHANCES[key] = found
+        return found
+
+    @staticmethod
+    def _chance(obs: Observation, rules: TrucoRules) -> float:
         quality = card_quality(rules, obs.vira)
         strength = rules.strength_table(obs.vira)
         if obs.hand and obs.hand[0].startswith("#"):  # blind: the cards are unknown

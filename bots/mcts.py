@@ -156,6 +156,9 @@ class MctsBot(Bot):
         walks = 0
         failures = 0
         limit = self.iterations if self.iterations is not None else 10**9
+        # The model of the other team does not change during a search (the profile it is fitted
+        # to learns between hands): built once here, not at every walk.
+        opponents = self.opponent_policy()
         while walks < limit:
             if deadline is not None and walks and time.perf_counter() >= deadline:
                 self.stopped = True
@@ -172,7 +175,7 @@ class MctsBot(Bot):
             for action in candidates:
                 walk_rng = random.Random(seed)
                 value = self._walk(
-                    roots[action], world.apply(action), me, team, table, rules, walk_rng
+                    roots[action], world.apply(action), me, team, table, rules, walk_rng, opponents
                 )
                 values[action].append(value)
             walks += len(candidates)
@@ -198,11 +201,15 @@ class MctsBot(Bot):
         it to what it saw of them)."""
         return self.policy
 
-    def _walk(self, root: Node, state: GameState, me: int, team: int, table, rules, rng) -> float:
+    def _walk(
+        self, root: Node, state: GameState, me: int, team: int, table, rules, rng, opponents=None
+    ) -> float:
         """One walk below a root action: UCB on my own decision points (one new node per walk),
-        every other seat by the heuristic, to the end of the hand; returns its value."""
+        every other seat by the heuristic (`opponents`, the model of the other team: by default
+        `opponent_policy()`), to the end of the hand; returns its value."""
         policy = self.policy
-        opponents = self.opponent_policy()
+        if opponents is None:
+            opponents = self.opponent_policy()
         c = self.exploration
         noise = self.noise
         node = root
@@ -234,8 +241,14 @@ class MctsBot(Bot):
             if noise and rng.random() < noise:
                 action = rng.choice(state.legal_actions())
             else:
-                model = policy if seat % 2 == team else opponents
-                action = model.decide(state.observation(seat), rng, rules)
+                legal = state.legal_actions()
+                if len(legal) == 1:
+                    # What the policy would answer, without building the seat's observation
+                    # (`HeuristicPolicy.decide` takes a lone legal action as it is).
+                    action = legal[0]
+                else:
+                    model = policy if seat % 2 == team else opponents
+                    action = model.decide(state.observation(seat), rng, rules)
             state = state.apply(action)
             if expanding:
                 # What I saw of another seat's action leads to my next decision point.

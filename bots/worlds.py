@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 
 from engine.deals import Deal, FixedDeals
 from engine.errors import TrucoError
@@ -30,7 +31,7 @@ from engine.observation import Observation
 from engine.plugins import get_variant
 from engine.state import GameState
 
-from .knowledge import card_tokens, deck_set, played_by, rules_for, side_bet_points
+from .knowledge import card_tokens, deck_set, played_by, rules_for
 
 BLIND_PREFIX = "#"
 # Observation fields about earlier hands: a world starts at the current hand, so it cannot
@@ -44,9 +45,14 @@ BETTING = frozenset({"truco", "accept", "refuse", "envido", "real_envido", "falt
 MAX_START_SEARCHES = 8
 
 
+# The fields of an observation that `present` keeps, picked by one C call (it runs for every
+# world drawn).
+_present = itemgetter(*(i for i, k in enumerate(Observation._fields) if k not in PAST_FIELDS))
+
+
 def present(obs: Observation) -> tuple:
     """The observation without what it says about earlier hands."""
-    return tuple(v for k, v in zip(obs._fields, obs, strict=True) if k not in PAST_FIELDS)
+    return _present(obs)
 
 
 class WorldSampler:
@@ -83,6 +89,9 @@ class WorldSampler:
         fixed = {c for slots in self._known_slots for c in slots if c is not None}
         self.pool = sorted(self.deck - seen - fixed)
         self.constraints = revealed_constraints(obs, self.players)
+        self._checks: dict[int, list[Callable]] = {}
+        for seat, check in self.constraints:
+            self._checks.setdefault(seat, []).append(check)
         self.attempts = 0
         self.accepted = 0
 
@@ -118,39 +127,51 @@ class WorldSampler:
 
     # --- sampling --------------------------------------------------------------------------
     def deal(self, rng: random.Random) -> Deal:
-        checks: dict[int, list[Callable]] = {}
-        for seat, check in self.constraints:
-            checks.setdefault(seat, []).append(check)
+        checks = self._checks
         for _ in range(200):
             pool = self.pool[:]
             rng.shuffle(pool)
             hands = []
+            passed = True
             for seat, known in enumerate(self._known_slots):
-                hand = self._hand_for(seat, known, pool, checks.get(seat, ()), rng)
+                seat_checks = checks.get(seat)
+                if seat_checks:
+                    hand, ok = self._hand_for(known, pool, seat_checks, rng)
+                    passed = passed and ok
+                else:  # the shuffled pool's last cards, slot by slot
+                    hand = tuple(card if card is not None else pool.pop() for card in known)
                 hands.append(hand)
-            if all(check(hands[seat]) for seat, check in self.constraints):
+            if passed:
                 break
         extra = tuple(pool.pop() for _ in range(self.extra_count)) if self.extra_count else ()
         return Deal(tuple(hands), self.obs.vira, extra)
 
     @staticmethod
-    def _hand_for(seat, known, pool: list, checks, rng: random.Random, tries: int = 60) -> tuple:
-        """A hand for `seat`: its known cards, the rest from `pool` (which loses them). A seat
-        with checks of its own (Argentino's revealed envido) gets up to `tries` draws that pass
-        them: one seat's rare hand (an envido of exactly 7) is looked for on its own, instead of
-        the whole deal being drawn again until every seat's rare hand comes at once."""
-        if not checks:  # as before: the shuffled pool's last cards, slot by slot
-            return tuple(card if card is not None else pool.pop() for card in known)
-        unknown = sum(card is None for card in known)
+    def _hand_for(known, pool: list, checks, rng: random.Random, tries: int = 60):
+        """A hand for a seat with checks of its own (Argentino's revealed envido), and whether
+        it passes them: its known cards, the rest from `pool` (which loses them), up to `tries`
+        draws. One seat's rare hand (an envido of exactly 7) is looked for on its own, instead
+        of the whole deal being drawn again until every seat's rare hand comes at once."""
+        slots = [i for i, card in enumerate(known) if card is None]
+        population = range(len(pool))
+        hand = list(known)
+        ok = False
+        # This loop is most of the time a world costs in Argentino once an envido was shown:
+        # it is kept lean (no generator per draw, each check called once per hand).
         for _ in range(tries):
-            picked = rng.sample(range(len(pool)), unknown)
-            cards = iter(pool[i] for i in picked)
-            hand = tuple(card if card is not None else next(cards) for card in known)
-            if all(check(hand) for check in checks):
+            picked = rng.sample(population, len(slots))
+            for slot, i in zip(slots, picked, strict=True):
+                hand[slot] = pool[i]
+            ok = True
+            for check in checks:
+                if not check(hand):
+                    ok = False
+                    break
+            if ok:
                 break
         for i in sorted(picked, reverse=True):
             pool.pop(i)
-        return hand
+        return tuple(hand), ok
 
     def sample(self, rng: random.Random, tries: int = 40) -> GameState | None:
         fallback = None
@@ -251,7 +272,11 @@ class WorldSampler:
                     action = _hidden(action, legal, seat == self.seat, covered, rng)
                     if action is None:
                         return None
-                if judge and seat & 1 != team and (action in BETTING or BETTING & set(legal)):
+                if (
+                    judge
+                    and seat & 1 != team
+                    and (action in BETTING or not BETTING.isdisjoint(legal))
+                ):
                     judged.append((state, seat, action))
                 state = state.apply(action)
         except TrucoError:
@@ -290,10 +315,13 @@ def revealed_constraints(obs: Observation, players: int) -> list[tuple[int, Call
     envido = revealed.get("envido")
     if isinstance(envido, Mapping) and envido.get("seat") in range(players):
         winner, points = envido["seat"], envido.get("points")
-        checks.append((winner, lambda hand, p=points: side_bet_points(obs, hand) == p))
+        # The variant's arithmetic, looked up once: these checks run for every hand drawn.
+        side_bets = get_variant(obs.variant).side_bets
+        worth = side_bets.points if side_bets is not None else (lambda _hand: 0)
+        checks.append((winner, lambda hand, p=points: worth(hand) == p))
         for seat in range(players):
             if (seat & 1) != (winner & 1):  # the other team's envidos lost (ties aside)
-                checks.append((seat, lambda hand, p=points: side_bet_points(obs, hand) <= p))
+                checks.append((seat, lambda hand, p=points: worth(hand) <= p))
     for seat in revealed.get("flor", ()) or ():
         if seat in range(players):
             checks.append((seat, lambda hand: len({c[-1] for c in hand}) == 1))

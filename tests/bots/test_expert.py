@@ -274,3 +274,9 @@ def test_bold_weights_and_the_war_model_are_for_1_vs_1_only():
     default = bot_for(obs, players=2)  # off unless asked for: they measured no better
     assert not default.bold and not default.war
     assert not isinstance(default.opponent_policy(), WarModel)
+
+
+def test_expert_plays_the_envido_by_expected_value_by_default():
+    obs = start("argentino", [(["7e 6e 12c", "4o 5c 12b"], None)]).observation(0)
+    assert bot_for(obs).adaptive.envido_ev
+    assert not bot_for(obs, envido_ev=False).adaptive.envido_ev
