@@ -24,6 +24,7 @@ import json
 import logging
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -55,11 +56,13 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "PlayError",
+    "Written",
     "act",
     "advance",
     "expire",
     "has_humans",
     "human_ids",
+    "deal_first",
     "open_match",
     "player_of",
     "start_match",
@@ -119,34 +122,59 @@ def close(table: LiveTable) -> None:
 # --- opening a match --------------------------------------------------------------------
 
 
-def open_match(match_id: int, user, ip: str | None = None) -> None:
+@dataclass
+class Written:
+    """A table as the transaction of a request's change left it: its match read with what a
+    state shows (`load_match`, its live row cached: `match.live`), the person who changed it,
+    and the table's Presence rows if read with their touch (`touch_and_read`). The request
+    answers with its state without reading it all again (three queries)."""
+
+    match: Match
+    player: Player
+    presence: dict[int, Any] | None = None
+    # Robots played on after the commit (TRUCO_TABLES=inline: the request played them), so the
+    # table is no longer as written: its state is read again.
+    played_on: bool = False
+
+
+def open_match(match_id: int, user, ip: str | None = None) -> Written:
     """A person of the match sits down: a pending match starts, robots play up to the first
     person's decision. At a player's table the master deals each game (the next one too, when
     the table waits between games). Opening a match that already runs is harmless."""
-    player = player_of(user)
     with transaction.atomic():
-        match = locked_match(match_id)
+        # Its live row read with it: whether a pending match has one (a re-run's) is known.
+        match = load_match(match_id, lock=True, live=True)
         if not has_humans(match):
             raise PlayError("this match has no human seats; workers play it")
         table = settings_of(match.tournament)
-        if player is None or player.pk not in human_ids(match):
+        player = seated_player(match, user)  # among the members read with the match
+        if player is None:
             raise PlayError(not_seated(table), 403)
         if match.status == Match.Status.PENDING:
-            check_may_deal(match, player, table, None)
-            check_covers_stake(player, table, match.pk)
-            begin(match)
+            deal_first(match, player, table)
         else:
+            # Read again under its lock: a host writes the row without the match's lock.
             live = LiveMatch.objects.select_for_update().filter(match=match).first()
             if live is None:
                 raise PlayError(f"the match is {match.status}")
+            match.live = live  # the row the state shows
             if live.waiting == LiveMatch.Waiting.NEXT:
                 check_may_deal(match, player, table, live)
                 check_covers_stake(player, table, match.pk)
                 dealt = LiveTable(match, live, shown=True)  # played by whoever advances it
                 dealt.deal()
                 dealt.save()
-        touch(match.pk, player.pk, ip)
+        presence = touch_and_read(match.pk, player.pk, ip)
     advance_soon(match_id)
+    return Written(match, player, presence, played_on=inline())
+
+
+def deal_first(match: Match, player: Player, table: TableSettings) -> None:
+    """`player` (seated) deals the pending match's first game, if they may (the table's master,
+    everyone covering the stake): it starts."""
+    check_may_deal(match, player, table, None)
+    check_covers_stake(player, table, match.pk)
+    begin(match)
 
 
 def not_seated(table: TableSettings) -> str:
@@ -262,8 +290,9 @@ def begin(match: Match) -> None:
     match.save(
         update_fields=["status", "attempts", "worker", "claim_token", "lease_until", "started_at"]
     )
-    LiveMatch.objects.filter(match=match).delete()
-    LiveMatch.objects.create(match=match)
+    if not Match.live.is_cached(match) or getattr(match, "live", None) is not None:
+        LiveMatch.objects.filter(match=match).delete()  # a re-run's (or not read: looked for)
+    LiveMatch.objects.create(match=match)  # cached as `match.live` too
 
 
 def advance_soon(match_id: int) -> None:

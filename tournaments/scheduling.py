@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Model, Q
 from django.utils import timezone
 
 from engine.match_plan import MatchPlan
@@ -151,14 +151,23 @@ def start(tournament: Tournament, *, queue: bool = False) -> Advance:
     return advance(tournament.pk, queue=queue)
 
 
-def schedule_new(tournament: Tournament, seeded_ids: list[int]) -> list[int]:
+def schedule_new(tournament: Tournament, seeded_ids: list[int]) -> list[Match]:
     """The first round of a tournament the caller's transaction has just created, already
-    running, with these entrants in seed order; the ids of its matches. What `start` does,
-    without reading back what the caller has just written (the entrants, their seeds, the
-    rounds and matches there are none of yet): a player's table is opened this way, which cost
-    twenty queries through `start` (tables.quick). The caller checks what `start` checks."""
+    running, with these entrants in seed order; its matches, as saved (no query reads them
+    back: a table answers with its state at once). What `start` does, without reading back
+    what the caller has just written (the entrants, their seeds, the rounds and matches there
+    are none of yet): a player's table is opened this way, which cost twenty queries through
+    `start` (tables.quick). The caller checks what `start` checks."""
     pairings = format_of(tournament).next_round(seeded_ids, [], format_options(tournament))
-    return _create_matches(tournament, pairings or [], queue=False, fresh=True).ids
+    step = _create_matches(tournament, pairings or [], queue=False, fresh=True)
+    return [saved(Match(pk=pk, **row)) for pk, row in zip(step.ids, step.rows, strict=True)]
+
+
+def saved(instance: Model, using: str = "default") -> Model:
+    """`instance`, built from the values just written to its row, as if read from it."""
+    instance._state.adding = False
+    instance._state.db = using
+    return instance
 
 
 # --- advancing ----------------------------------------------------------------------------
@@ -198,6 +207,7 @@ class _Step:
     batches: list[list[int]] = field(default_factory=list)
     after_others: bool = True  # the tournament had matches before these
     ids: list[int] = field(default_factory=list)  # of the matches created, in pairing order
+    rows: list[dict] = field(default_factory=list)  # their values written (the rest defaults)
 
 
 def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
@@ -297,6 +307,7 @@ def _create_matches(
         batches=[[ids[position] for position in batch] for batch in batches],
         after_others=bool(existing),
         ids=list(ids),
+        rows=matches,
     )
 
 
