@@ -580,15 +580,24 @@ class LiveTable:
                 values["waiting"] = LiveMatch.Waiting.BOTS
         return values
 
-    def save(self, *, timer: bool = True, values: dict[str, Any] | None = None) -> LiveMatch:
+    def save(
+        self,
+        *,
+        timer: bool = True,
+        values: dict[str, Any] | None = None,
+        match_is_current: bool = False,
+    ) -> LiveMatch:
         """Write the table to its live match row (the caller holds its lock), its version one
-        up: the game in play as it is, or `values` taken from it earlier (`row_values`)."""
+        up: the game in play as it is, or `values` taken from it earlier (`row_values`). Once
+        the match is over its result is read back, unless `match_is_current`: the caller
+        holds the match's lock and wrote what changed of it (an amicable end)."""
         live = self.live
         for name, value in (self.row_values(timer=timer) if values is None else values).items():
             setattr(live, name, value)
         live.save()  # its version one up (LiveMatch.save)
         self.version = live.version
-        if self.match.status == Match.Status.DONE or live.waiting == LiveMatch.Waiting.DONE:
+        over = self.match.status == Match.Status.DONE or live.waiting == LiveMatch.Waiting.DONE
+        if over and not match_is_current:
             self.match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
         return live
 

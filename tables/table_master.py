@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from players.models import Player
-from players.people import player_for, player_of
+from players.people import player_for
 from tables.checks import check_table_settings
 from tables.live import has_no_live_row, keep_members, load_match
 from tables.models import LiveMatch, TableSettings, settings_of
@@ -68,8 +68,9 @@ def players_table(match: Match) -> TableSettings:
     return table
 
 
-def check_master(table: TableSettings, player: Player | None) -> None:
-    if player is None or player.pk != table.master_id:
+def check_master(table: TableSettings, user) -> None:
+    """Whether `user` is the table's master (read with the match: their player is not read)."""
+    if table.master is None or table.master.user_id != user.pk:
         raise PlayError(f"only the table master, {table.master}, changes this table", 403)
 
 
@@ -92,11 +93,10 @@ def table_options(table: TableSettings) -> dict[str, Any]:
 
 def change_options(match_id: int, user, changes: Mapping[str, Any]) -> dict[str, Any]:
     """The master's new options for the table (already validated in type and range)."""
-    player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
         table = players_table(match)
-        check_master(table, player)
+        check_master(table, user)
         if not between_games(match):
             raise PlayError(
                 "the table's options change only before a game starts or between two games", 409
@@ -122,12 +122,11 @@ def change_options(match_id: int, user, changes: Mapping[str, Any]) -> dict[str,
 
 def invite(match_id: int, user, names: Iterable[str]) -> dict[str, Any]:
     """The master invites players by name: they may sit at the table even when it is private."""
-    player = player_of(user)
     names = sorted(set(names))
     with transaction.atomic():
         match = locked_match(match_id)
         table = players_table(match)
-        check_master(table, player)
+        check_master(table, user)
         found = list(Player.objects.filter(name__in=names, kind=Player.Kind.HUMAN))
         unknown = sorted(set(names) - {p.name for p in found})
         if unknown:
