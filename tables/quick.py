@@ -33,6 +33,7 @@ from tables.services import (
     deal_first,
     free_chips,
     inline,
+    started,
     touch_and_read,
 )
 from tables.table_master import FREE_SEATS
@@ -193,10 +194,11 @@ def open_table(
             ]
         )
         human.members.add(player)
-        (match,) = schedule_new(tournament, [human.pk, other.pk])
+        # Dealt at once: its match inserted running (what dealing it would update just after).
+        (match,) = schedule_new(tournament, [human.pk, other.pk], started() if deal else None)
         as_read(match, tournament, human, other, player)
         if deal:
-            deal_first(match, player, table)
+            deal_first(match, player, table, saved_running=True)
             presence = touch_and_read(match.pk, player.pk, ip)
     if deal:
         advance_soon(match.pk)

@@ -66,6 +66,7 @@ __all__ = [
     "open_match",
     "player_of",
     "start_match",
+    "started",
     "sweep",
 ]
 
@@ -169,12 +170,14 @@ def open_match(match_id: int, user, ip: str | None = None) -> Written:
     return Written(match, player, presence, played_on=inline())
 
 
-def deal_first(match: Match, player: Player, table: TableSettings) -> None:
+def deal_first(
+    match: Match, player: Player, table: TableSettings, *, saved_running: bool = False
+) -> None:
     """`player` (seated) deals the pending match's first game, if they may (the table's master,
-    everyone covering the stake): it starts."""
+    everyone covering the stake): it starts (`begin`; `saved_running`: it was inserted so)."""
     check_may_deal(match, player, table, None)
     check_covers_stake(player, table, match.pk)
-    begin(match)
+    begin(match, saved_running=saved_running)
 
 
 def not_seated(table: TableSettings) -> str:
@@ -276,23 +279,34 @@ def start_match(match_id: int) -> None:
     advance_soon(match_id)
 
 
-def begin(match: Match) -> None:
-    """Pending -> running, with a fresh live match (a re-run match starts from scratch)."""
+def begin(match: Match, *, saved_running: bool = False) -> None:
+    """Pending -> running, with a fresh live match (a re-run match starts from scratch).
+    `saved_running`: the match was inserted running (`started`: a table dealt as it opens),
+    only its live match is made."""
     tournament = match.tournament
     if tournament.status != Tournament.Status.RUNNING:
         raise PlayError(f"the tournament is {tournament.status}; the match cannot start")
-    match.status = Match.Status.RUNNING
-    match.attempts += 1
-    match.worker = WORKER
-    match.claim_token = uuid.uuid4()
-    match.lease_until = None  # a human match is never taken for a dead worker's
-    match.started_at = timezone.now()
-    match.save(
-        update_fields=["status", "attempts", "worker", "claim_token", "lease_until", "started_at"]
-    )
+    if not saved_running:
+        fields = started(match)
+        for name, value in fields.items():
+            setattr(match, name, value)
+        match.save(update_fields=list(fields))
     if not Match.live.is_cached(match) or getattr(match, "live", None) is not None:
         LiveMatch.objects.filter(match=match).delete()  # a re-run's (or not read: looked for)
     LiveMatch.objects.create(match=match)  # cached as `match.live` too
+
+
+def started(match: Match | None = None) -> dict[str, Any]:
+    """The fields a match takes when it starts: `match`'s (its attempts one up), or those of a
+    match inserted running (its first attempt)."""
+    return {
+        "status": Match.Status.RUNNING,
+        "attempts": (match.attempts if match is not None else 0) + 1,
+        "worker": WORKER,
+        "claim_token": uuid.uuid4(),
+        "lease_until": None,  # a human match is never taken for a dead worker's
+        "started_at": timezone.now(),
+    }
 
 
 def advance_soon(match_id: int) -> None:

@@ -151,15 +151,18 @@ def start(tournament: Tournament, *, queue: bool = False) -> Advance:
     return advance(tournament.pk, queue=queue)
 
 
-def schedule_new(tournament: Tournament, seeded_ids: list[int]) -> list[Match]:
+def schedule_new(
+    tournament: Tournament, seeded_ids: list[int], values: dict | None = None
+) -> list[Match]:
     """The first round of a tournament the caller's transaction has just created, already
     running, with these entrants in seed order; its matches, as saved (no query reads them
     back: a table answers with its state at once). What `start` does, without reading back
     what the caller has just written (the entrants, their seeds, the rounds and matches there
     are none of yet): a player's table is opened this way, which cost twenty queries through
-    `start` (tables.quick). The caller checks what `start` checks."""
+    `start` (tables.quick). The caller checks what `start` checks. `values`: fields the
+    matches (not the byes) are inserted with (a table dealt as it opens: running)."""
     pairings = format_of(tournament).next_round(seeded_ids, [], format_options(tournament))
-    step = _create_matches(tournament, pairings or [], queue=False, fresh=True)
+    step = _create_matches(tournament, pairings or [], queue=False, fresh=True, values=values)
     return [saved(Match(pk=pk, **row)) for pk, row in zip(step.ids, step.rows, strict=True)]
 
 
@@ -265,9 +268,15 @@ def _has_people(tournament: Tournament) -> bool:
 
 
 def _create_matches(
-    tournament: Tournament, pairings: list[Pairing], *, queue: bool, fresh: bool = False
+    tournament: Tournament,
+    pairings: list[Pairing],
+    *,
+    queue: bool,
+    fresh: bool = False,
+    values: dict | None = None,
 ) -> _Step:
-    """`fresh`: the tournament has no match and no round yet (nothing to read)."""
+    """`fresh`: the tournament has no match and no round yet (nothing to read); `values`: set
+    on each match but the byes."""
     existing = (
         set()
         if fresh
@@ -296,6 +305,8 @@ def _create_matches(
         }
         if p.is_bye:
             match.update(status=Match.Status.DONE, winner_id=p.a, started_at=now, finished_at=now)
+        elif values:
+            match.update(values)
         matches.append(match)
     batches = _queue(tournament, new, matches, now) if queue else []
     ids = insert_rows(Match, matches)
