@@ -24,6 +24,7 @@ from tables.services import (
     PlayError,
     Table,
     absent_seats,
+    close,
     locked_match,
     seated_player,
     table_of,
@@ -112,6 +113,5 @@ def end_amicably(table: Table) -> None:
     match.summary = {"ended": "amicably", "game": live.game_no}
     match.finished_at = timezone.now()
     match.save(update_fields=["summary", "finished_at"])
-    table.close()
-    table.save(match_is_current=True)  # under the match's lock (`vote`): nothing to read back
+    close(table)
     lifecycle.cancel(table.tournament)  # the table's own tournament: its only match

@@ -59,10 +59,10 @@ __all__ = [
     "Written",
     "act",
     "advance",
+    "deal_first",
     "expire",
     "has_humans",
     "human_ids",
-    "deal_first",
     "open_match",
     "player_of",
     "start_match",
@@ -116,8 +116,10 @@ def turn_of(table: LiveTable) -> int | None:
 
 
 def close(table: LiveTable) -> None:
+    """The table's game over for good (an amicable end), the caller holding the match's lock:
+    its match, as the caller changed it, is not read back."""
     table.close()
-    table.save()
+    table.save(match_is_current=True)
 
 
 # --- opening a match --------------------------------------------------------------------
