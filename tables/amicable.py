@@ -17,11 +17,19 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from players.people import player_of
 from tables import chips
 from tables.models import LiveMatch, settings_of
 from tables.seating import game_from_json
-from tables.services import PlayError, Table, absent_seats, close, load, locked_match, touch
+from tables.services import (
+    PlayError,
+    Table,
+    absent_seats,
+    close,
+    locked_match,
+    seated_player,
+    table_of,
+    touch_and_read,
+)
 from tournaments import execution, lifecycle
 
 ROBOTS_DO_NOT_AGREE = (
@@ -64,21 +72,21 @@ def agreed_to_end(table: Table, state: dict[str, Any]) -> bool:
 def vote(match_id: int, user, agree: bool = True, ip: str | None = None) -> dict[str, Any]:
     """Agree (or withdraw the agreement) to end the game amicably; the vote as it stands, with
     `ended` true once everyone agreed and the match is cancelled."""
-    player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
         if not settings_of(match.tournament).is_players_table:
             raise PlayError("a tournament match cannot end amicably: it is played out", 409)
-        if (
-            match.status != match.Status.RUNNING
-            or not LiveMatch.objects.filter(match=match).exists()
-        ):
+        live = None
+        if match.status == match.Status.RUNNING:
+            live = LiveMatch.objects.select_for_update().filter(match=match).first()
+        if live is None:
             raise PlayError("no game is in play at this table", 409)
-        table = load(match)
-        live = table.live
+        table = table_of(match, live)  # to count the vote: its bots never play
+        player = seated_player(match, user)  # among the members read with the match
         if player is None or not any(s.player == player.pk for s in table.seats):
             raise PlayError("only the players at the table vote", 403)
-        touch(match.pk, player.pk, ip)
+        # Who else is here (whose agreement is needed) is read with the touch.
+        table.presence_read(touch_and_read(match.pk, player.pk, ip))
         if counts(table) and robots_only_side(table):
             raise PlayError(ROBOTS_DO_NOT_AGREE, 409)
         votes = [p for p in live.end_votes if p != player.pk]

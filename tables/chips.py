@@ -58,12 +58,25 @@ def wallet_of(player: Player) -> Wallet:
 def locked_wallets(ids: Iterable[int]) -> dict[int, Wallet]:
     """The people's wallets by player id (made first where missing), locked in id order: two
     games settling at once never deadlock, and a stake is checked against a balance nobody
-    else changes meanwhile."""
+    else changes meanwhile. One query when they all exist (every table opened, dealt or
+    settled after a person's first): the wallets missing are made, and locked, after."""
     ids = set(ids)
-    Wallet.objects.bulk_create(
-        [Wallet(player_id=pk) for pk in ids],
-        ignore_conflicts=True,  # made once, whoever first
-    )
+    wallets = lock_wallets(ids)
+    missing = ids - wallets.keys()
+    if missing:
+        # Locked after the others, out of id order: harmless, a wallet missing a moment ago
+        # being locked by no other transaction (but one making it at that very moment, on a
+        # person's first table, which the insert waits for).
+        Wallet.objects.bulk_create(
+            [Wallet(player_id=pk) for pk in sorted(missing)],
+            ignore_conflicts=True,  # made once, whoever first
+        )
+        wallets = dict(sorted({**wallets, **lock_wallets(missing)}.items()))
+    return wallets
+
+
+def lock_wallets(ids: set[int]) -> dict[int, Wallet]:
+    """The wallets of these players that exist, locked in id order, by player id."""
     return {
         w.player_id: w
         for w in Wallet.objects.select_for_update()

@@ -64,11 +64,14 @@ MATCH_RELATED = (
 )
 
 
-def load_match(match_id: int, *, lock: bool = False) -> Match:
+def load_match(match_id: int, *, lock: bool = False, live: bool = False) -> Match:
     """The match with what a table reads of it (tournament, table settings and master, the
     names invited to the table, entrants, bots, members) in two queries; its row locked for the
-    caller's transaction with `lock`."""
+    caller's transaction with `lock`. With `live`, its live row too (`match.live`, not locked),
+    in the match's query: whether it has one, without a query of its own."""
     rows = with_invited_names(Match.objects.select_related(*MATCH_RELATED))
+    if live:
+        rows = rows.select_related("live")
     if lock:
         rows = rows.select_for_update(of=("self",))
     try:
@@ -118,11 +121,23 @@ def prefetch_members(entrants: Iterable[Entrant | None]) -> None:
     for row in rows:
         members[row.entrant_id].append(row.player)
     for entrant in entrants:
-        found = entrant.members.all()
-        found._result_cache = members[entrant.pk]
-        found._prefetch_done = True
-        cache = entrant.__dict__.setdefault("_prefetched_objects_cache", {})
-        cache["members"] = found
+        keep_members(entrant, members[entrant.pk])
+
+
+def keep_members(entrant: Entrant, players: list[Player]) -> None:
+    """`entrant.members.all()` is `players` from now on, without a query: those read
+    (`prefetch_members`, in Player order), or those just written when their order is known (a
+    table opened: its master alone; `members.add` forgets what was read)."""
+    found = entrant.members.all()
+    found._result_cache = players
+    found._prefetch_done = True
+    cache = entrant.__dict__.setdefault("_prefetched_objects_cache", {})
+    cache["members"] = found
+
+
+def has_no_live_row(match: Match) -> None:
+    """`match.live` is known to be absent (a match just made): it raises without a query."""
+    Match.live.related.set_cached_value(match, None)
 
 
 def human_ids(match: Match) -> set[int]:
@@ -565,15 +580,24 @@ class LiveTable:
                 values["waiting"] = LiveMatch.Waiting.BOTS
         return values
 
-    def save(self, *, timer: bool = True, values: dict[str, Any] | None = None) -> LiveMatch:
+    def save(
+        self,
+        *,
+        timer: bool = True,
+        values: dict[str, Any] | None = None,
+        match_is_current: bool = False,
+    ) -> LiveMatch:
         """Write the table to its live match row (the caller holds its lock), its version one
-        up: the game in play as it is, or `values` taken from it earlier (`row_values`)."""
+        up: the game in play as it is, or `values` taken from it earlier (`row_values`). Once
+        the match is over its result is read back, unless `match_is_current`: the caller
+        holds the match's lock and wrote what changed of it (an amicable end)."""
         live = self.live
         for name, value in (self.row_values(timer=timer) if values is None else values).items():
             setattr(live, name, value)
         live.save()  # its version one up (LiveMatch.save)
         self.version = live.version
-        if self.match.status == Match.Status.DONE or live.waiting == LiveMatch.Waiting.DONE:
+        over = self.match.status == Match.Status.DONE or live.waiting == LiveMatch.Waiting.DONE
+        if over and not match_is_current:
             self.match.refresh_from_db(fields=["status", "winner", "wins_a", "wins_b"])
         return live
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, date
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -23,8 +24,18 @@ from players.people import player_for
 from submitted_bots.budgets import entry_errors
 from submitted_bots.models import Bot
 from tables.chips import locked_wallets
+from tables.live import has_no_live_row, keep_members
 from tables.models import TableSettings
-from tables.services import chips_held, free_chips
+from tables.services import (
+    Written,
+    advance_soon,
+    chips_held,
+    deal_first,
+    free_chips,
+    inline,
+    started,
+    touch_and_read,
+)
 from tables.table_master import FREE_SEATS
 from tournaments.builders import bots_named
 from tournaments.checks import check_tournament
@@ -83,7 +94,13 @@ def check_tables_in_play(player: Player) -> None:
         )
 
 
-def quick_match(
+def quick_match(user, **options: Any) -> Match:
+    """Create, start and return the table's match (`open_table`'s options, without its deal);
+    ValidationError says what is wrong."""
+    return open_table(user, **options).match
+
+
+def open_table(
     user,
     *,
     variant: str,
@@ -99,9 +116,14 @@ def quick_match(
     spectators: bool = True,
     daily: bool = False,
     invite: Iterable[str] = (),
-) -> Match:
-    """Create, start and return the table's match; ValidationError says what is wrong. Without a
-    `bot` the other side is free seats for people (robots play those nobody takes)."""
+    deal: bool = False,
+    ip: str | None = None,
+) -> Written:
+    """Create and start the table, its match as written (with what its state shows, read from
+    nothing: `tables.live.load_match`'s); ValidationError says what is wrong. Without a `bot`
+    the other side is free seats for people (robots play those nobody takes). With `deal` (a
+    table against a robot), its master deals the first game in the same transaction, from
+    `ip` (`services.open_match`, a PlayError if refused: then nothing is saved)."""
     player = player_for(user)
     if isinstance(bot, str):
         bot = bots_named([bot])[0]
@@ -138,6 +160,7 @@ def quick_match(
     tournament.full_clean(exclude=["created_by"])  # the user signed in: no query to check
     tournament.seed = table_seed(daily, variant, preset, tournament.options, players)
     check_tournament(tournament)  # what starting a tournament checks (its bot's budget: above)
+    presence = None
     with transaction.atomic():
         # Under the player's wallet lock: two tables opened at once are counted one after the
         # other.
@@ -158,6 +181,7 @@ def quick_match(
         )
         if guests:
             table.invited.add(*guests)
+        table.invited_names = [p.name for p in guests]  # as `load_match` reads them
         human, other = Entrant.objects.bulk_create(
             [
                 Entrant(tournament=tournament, name=player.name, seed=1),
@@ -170,5 +194,23 @@ def quick_match(
             ]
         )
         human.members.add(player)
-        (match_id,) = schedule_new(tournament, [human.pk, other.pk])
-    return Match.objects.select_related("tournament").get(pk=match_id)
+        # Dealt at once: its match inserted running (what dealing it would update just after).
+        (match,) = schedule_new(tournament, [human.pk, other.pk], started() if deal else None)
+        as_read(match, tournament, human, other, player)
+        if deal:
+            deal_first(match, player, table, saved_running=True)
+            presence = touch_and_read(match.pk, player.pk, ip)
+    if deal:
+        advance_soon(match.pk)
+    return Written(match, player, presence, played_on=deal and inline())
+
+
+def as_read(match: Match, tournament: Tournament, human: Entrant, other: Entrant, player) -> None:
+    """The new table's match with what `tables.live.load_match` reads with it (its tournament
+    and settings, its entrants, their bots and members, no live row yet), from the objects just
+    saved: the state it is answered with reads none of them back."""
+    match.tournament = tournament  # its settings were cached by their creation
+    match.entrant_a, match.entrant_b = human, other
+    keep_members(human, [player])  # its master alone (`members.add` forgot them)
+    keep_members(other, [])
+    has_no_live_row(match)

@@ -243,9 +243,12 @@ def ask(match_id: int, command: str, **fields: Any) -> dict[str, Any]:
     return loop_thread.call(ask_async, match_id, command, **fields)
 
 
-def changed(match_id: int) -> None:
+def changed(match_id: int, *, held: bool | None = None) -> None:
     """The table changed outside its host (opened, dealt, its options, a vote): its host builds
-    it again from the database and pushes it; a table nobody holds is claimed.
+    it again from the database and pushes it; a table nobody holds is claimed. `held`: whether a
+    host holds it, if the caller knows (a row it just made is held by nobody: a claim heard by
+    a host that took it meanwhile changes nothing, tables/host_leases.py); None: asked of the
+    row.
 
     Only a notice, sent once the change is committed: it never fails the request that made the
     change (500 people sitting down at once: a publish timed out, and a table opened and
@@ -257,7 +260,7 @@ def changed(match_id: int) -> None:
             table_group(match_id),
             {"type": "table.command", "match": match_id, "command": "changed"},
         )
-        if not held_by_a_host(match_id):
+        if not (held_by_a_host(match_id) if held is None else held):
             loop_thread.call(claim, match_id)
     except Exception:
         log.warning("table %s changed; its host could not be told now", match_id, exc_info=True)

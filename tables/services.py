@@ -24,6 +24,7 @@ import json
 import logging
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -55,14 +56,17 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "PlayError",
+    "Written",
     "act",
     "advance",
+    "deal_first",
     "expire",
     "has_humans",
     "human_ids",
     "open_match",
     "player_of",
     "start_match",
+    "started",
     "sweep",
 ]
 
@@ -112,41 +116,70 @@ def turn_of(table: LiveTable) -> int | None:
 
 
 def close(table: LiveTable) -> None:
+    """The table's game over for good (an amicable end), the caller holding the match's lock:
+    its match, as the caller changed it, is not read back."""
     table.close()
-    table.save()
+    table.save(match_is_current=True)
 
 
 # --- opening a match --------------------------------------------------------------------
 
 
-def open_match(match_id: int, user, ip: str | None = None) -> None:
+@dataclass
+class Written:
+    """A table as the transaction of a request's change left it: its match read with what a
+    state shows (`load_match`, its live row cached: `match.live`), the person who changed it,
+    and the table's Presence rows if read with their touch (`touch_and_read`). The request
+    answers with its state without reading it all again (three queries)."""
+
+    match: Match
+    player: Player
+    presence: dict[int, Any] | None = None
+    # Robots played on after the commit (TRUCO_TABLES=inline: the request played them), so the
+    # table is no longer as written: its state is read again.
+    played_on: bool = False
+
+
+def open_match(match_id: int, user, ip: str | None = None) -> Written:
     """A person of the match sits down: a pending match starts, robots play up to the first
     person's decision. At a player's table the master deals each game (the next one too, when
     the table waits between games). Opening a match that already runs is harmless."""
-    player = player_of(user)
     with transaction.atomic():
-        match = locked_match(match_id)
+        # Its live row read with it: whether a pending match has one (a re-run's) is known.
+        match = load_match(match_id, lock=True, live=True)
         if not has_humans(match):
             raise PlayError("this match has no human seats; workers play it")
         table = settings_of(match.tournament)
-        if player is None or player.pk not in human_ids(match):
+        player = seated_player(match, user)  # among the members read with the match
+        if player is None:
             raise PlayError(not_seated(table), 403)
         if match.status == Match.Status.PENDING:
-            check_may_deal(match, player, table, None)
-            check_covers_stake(player, table, match.pk)
-            begin(match)
+            deal_first(match, player, table)
         else:
+            # Read again under its lock: a host writes the row without the match's lock.
             live = LiveMatch.objects.select_for_update().filter(match=match).first()
             if live is None:
                 raise PlayError(f"the match is {match.status}")
+            match.live = live  # the row the state shows
             if live.waiting == LiveMatch.Waiting.NEXT:
                 check_may_deal(match, player, table, live)
                 check_covers_stake(player, table, match.pk)
                 dealt = LiveTable(match, live, shown=True)  # played by whoever advances it
                 dealt.deal()
                 dealt.save()
-        touch(match.pk, player.pk, ip)
+        presence = touch_and_read(match.pk, player.pk, ip)
     advance_soon(match_id)
+    return Written(match, player, presence, played_on=inline())
+
+
+def deal_first(
+    match: Match, player: Player, table: TableSettings, *, saved_running: bool = False
+) -> None:
+    """`player` (seated) deals the pending match's first game, if they may (the table's master,
+    everyone covering the stake): it starts (`begin`; `saved_running`: it was inserted so)."""
+    check_may_deal(match, player, table, None)
+    check_covers_stake(player, table, match.pk)
+    begin(match, saved_running=saved_running)
 
 
 def not_seated(table: TableSettings) -> str:
@@ -248,22 +281,34 @@ def start_match(match_id: int) -> None:
     advance_soon(match_id)
 
 
-def begin(match: Match) -> None:
-    """Pending -> running, with a fresh live match (a re-run match starts from scratch)."""
+def begin(match: Match, *, saved_running: bool = False) -> None:
+    """Pending -> running, with a fresh live match (a re-run match starts from scratch).
+    `saved_running`: the match was inserted running (`started`: a table dealt as it opens),
+    only its live match is made."""
     tournament = match.tournament
     if tournament.status != Tournament.Status.RUNNING:
         raise PlayError(f"the tournament is {tournament.status}; the match cannot start")
-    match.status = Match.Status.RUNNING
-    match.attempts += 1
-    match.worker = WORKER
-    match.claim_token = uuid.uuid4()
-    match.lease_until = None  # a human match is never taken for a dead worker's
-    match.started_at = timezone.now()
-    match.save(
-        update_fields=["status", "attempts", "worker", "claim_token", "lease_until", "started_at"]
-    )
-    LiveMatch.objects.filter(match=match).delete()
-    LiveMatch.objects.create(match=match)
+    if not saved_running:
+        fields = started(match)
+        for name, value in fields.items():
+            setattr(match, name, value)
+        match.save(update_fields=list(fields))
+    if not Match.live.is_cached(match) or getattr(match, "live", None) is not None:
+        LiveMatch.objects.filter(match=match).delete()  # a re-run's (or not read: looked for)
+    LiveMatch.objects.create(match=match)  # cached as `match.live` too
+
+
+def started(match: Match | None = None) -> dict[str, Any]:
+    """The fields a match takes when it starts: `match`'s (its attempts one up), or those of a
+    match inserted running (its first attempt)."""
+    return {
+        "status": Match.Status.RUNNING,
+        "attempts": (match.attempts if match is not None else 0) + 1,
+        "worker": WORKER,
+        "claim_token": uuid.uuid4(),
+        "lease_until": None,  # a human match is never taken for a dead worker's
+        "started_at": timezone.now(),
+    }
 
 
 def advance_soon(match_id: int) -> None:

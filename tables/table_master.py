@@ -10,10 +10,18 @@ from typing import Any
 from django.db import transaction
 
 from players.models import Player
-from players.people import player_for, player_of
+from players.people import player_for
 from tables.checks import check_table_settings
+from tables.live import has_no_live_row, keep_members, load_match
 from tables.models import LiveMatch, TableSettings, settings_of
-from tables.services import PlayError, check_covers_stake, human_ids, locked_match, touch
+from tables.services import (
+    PlayError,
+    Written,
+    check_covers_stake,
+    human_ids,
+    locked_match,
+    touch_and_read,
+)
 from tournaments.models import Entrant, Match
 
 # What a master may change: the table options of the source site (seed 000). The rules and the
@@ -25,13 +33,32 @@ FREE_SEATS = "(free seats)"  # the name of a team nobody sits at yet
 
 
 def between_games(match: Match) -> bool:
-    """Before the first game is dealt, or while the table waits for the next one."""
+    """Before the first game is dealt, or while the table waits for the next one (its live row
+    as cached with the match, `live_now`, else read)."""
     if match.status == Match.Status.PENDING:
         return True
-    return (
-        match.status == Match.Status.RUNNING
-        and LiveMatch.objects.filter(match=match, waiting=LiveMatch.Waiting.NEXT).exists()
-    )
+    if match.status != Match.Status.RUNNING:
+        return False
+    if Match.live.is_cached(match):
+        live = getattr(match, "live", None)
+        return live is not None and live.waiting == LiveMatch.Waiting.NEXT
+    return LiveMatch.objects.filter(match=match, waiting=LiveMatch.Waiting.NEXT).exists()
+
+
+def live_now(match: Match) -> LiveMatch | None:
+    """The live row of `match` (locked by the caller, read with its live row: `load_match`'s
+    `live`) as it is now, cached as `match.live`. A pending match's is the one read with it:
+    only a deal makes one, under the match's lock, and it leaves the match running (a match
+    dealt and then re-run while the caller waited for the lock is left out). A running match's
+    is read again: the one read with the match may be older than the lock, when a deal held it
+    meanwhile."""
+    if match.status != Match.Status.PENDING:
+        live = LiveMatch.objects.filter(match=match).first()
+        if live is None:
+            has_no_live_row(match)  # (`match.live = None` would forget it, not cache it)
+        else:
+            match.live = live
+    return getattr(match, "live", None)
 
 
 def players_table(match: Match) -> TableSettings:
@@ -41,8 +68,9 @@ def players_table(match: Match) -> TableSettings:
     return table
 
 
-def check_master(table: TableSettings, player: Player | None) -> None:
-    if player is None or player.pk != table.master_id:
+def check_master(table: TableSettings, user) -> None:
+    """Whether `user` is the table's master (read with the match: their player is not read)."""
+    if table.master is None or table.master.user_id != user.pk:
         raise PlayError(f"only the table master, {table.master}, changes this table", 403)
 
 
@@ -65,11 +93,10 @@ def table_options(table: TableSettings) -> dict[str, Any]:
 
 def change_options(match_id: int, user, changes: Mapping[str, Any]) -> dict[str, Any]:
     """The master's new options for the table (already validated in type and range)."""
-    player = player_of(user)
     with transaction.atomic():
         match = locked_match(match_id)
         table = players_table(match)
-        check_master(table, player)
+        check_master(table, user)
         if not between_games(match):
             raise PlayError(
                 "the table's options change only before a game starts or between two games", 409
@@ -95,12 +122,11 @@ def change_options(match_id: int, user, changes: Mapping[str, Any]) -> dict[str,
 
 def invite(match_id: int, user, names: Iterable[str]) -> dict[str, Any]:
     """The master invites players by name: they may sit at the table even when it is private."""
-    player = player_of(user)
     names = sorted(set(names))
     with transaction.atomic():
         match = locked_match(match_id)
         table = players_table(match)
-        check_master(table, player)
+        check_master(table, user)
         found = list(Player.objects.filter(name__in=names, kind=Player.Kind.HUMAN))
         unknown = sorted(set(names) - {p.name for p in found})
         if unknown:
@@ -122,19 +148,18 @@ def free_teams(match: Match) -> list[tuple[str, Entrant]]:
     return out
 
 
-def sit(match_id: int, user, side: str | None = None, ip: str | None = None) -> None:
+def sit(match_id: int, user, side: str | None = None, ip: str | None = None) -> Written:
     """Take a free seat of a player's table, before a game or between two games."""
     player = player_for(user)
     with transaction.atomic():
-        match = locked_match(match_id)
+        match = load_match(match_id, lock=True, live=True)
         table = players_table(match)
         if player.pk in human_ids(match):
             raise PlayError("you already sit at this table", 409)
-        if table.private and not (
-            player.pk == table.master_id or table.invited.filter(pk=player.pk).exists()
-        ):
+        if table.private and not (player.pk == table.master_id or is_invited(table, player)):
             raise PlayError("this table is private: only invited players may sit", 403)
         check_covers_stake(player, table, match.pk)
+        live = live_now(match)
         if not between_games(match):
             raise PlayError("a game is being played: sit down when it ends", 409)
         teams = [(s, e) for s, e in free_teams(match) if side in (None, s)]
@@ -145,7 +170,18 @@ def sit(match_id: int, user, side: str | None = None, ip: str | None = None) -> 
         entrant = teams[0][1]
         seated = [*entrant.members.all(), player]  # read with the match (add forgets them)
         entrant.members.add(player)
+        if len(seated) == 1:  # their order is known: the state reads them back otherwise
+            keep_members(entrant, seated)
         entrant.name = " & ".join(sorted(p.name for p in seated))[:120]
         entrant.save(update_fields=["name"])
-        if LiveMatch.objects.filter(match=match).exists():
-            touch(match.pk, player.pk, ip)
+        presence = touch_and_read(match.pk, player.pk, ip) if live is not None else None
+    return Written(match, player, presence)
+
+
+def is_invited(table: TableSettings, player: Player) -> bool:
+    """Whether `player` is invited to the table: among the names read with the match
+    (`with_invited_names`: names are unique), else asked."""
+    names = getattr(table, "invited_names", None)
+    if names is not None:
+        return player.name in names
+    return table.invited.filter(pk=player.pk).exists()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Model, Q
 from django.utils import timezone
 
 from engine.match_plan import MatchPlan
@@ -151,14 +151,26 @@ def start(tournament: Tournament, *, queue: bool = False) -> Advance:
     return advance(tournament.pk, queue=queue)
 
 
-def schedule_new(tournament: Tournament, seeded_ids: list[int]) -> list[int]:
+def schedule_new(
+    tournament: Tournament, seeded_ids: list[int], values: dict | None = None
+) -> list[Match]:
     """The first round of a tournament the caller's transaction has just created, already
-    running, with these entrants in seed order; the ids of its matches. What `start` does,
-    without reading back what the caller has just written (the entrants, their seeds, the
-    rounds and matches there are none of yet): a player's table is opened this way, which cost
-    twenty queries through `start` (tables.quick). The caller checks what `start` checks."""
+    running, with these entrants in seed order; its matches, as saved (no query reads them
+    back: a table answers with its state at once). What `start` does, without reading back
+    what the caller has just written (the entrants, their seeds, the rounds and matches there
+    are none of yet): a player's table is opened this way, which cost twenty queries through
+    `start` (tables.quick). The caller checks what `start` checks. `values`: fields the
+    matches (not the byes) are inserted with (a table dealt as it opens: running)."""
     pairings = format_of(tournament).next_round(seeded_ids, [], format_options(tournament))
-    return _create_matches(tournament, pairings or [], queue=False, fresh=True).ids
+    step = _create_matches(tournament, pairings or [], queue=False, fresh=True, values=values)
+    return [saved(Match(pk=pk, **row)) for pk, row in zip(step.ids, step.rows, strict=True)]
+
+
+def saved(instance: Model, using: str = "default") -> Model:
+    """`instance`, built from the values just written to its row, as if read from it."""
+    instance._state.adding = False
+    instance._state.db = using
+    return instance
 
 
 # --- advancing ----------------------------------------------------------------------------
@@ -198,6 +210,7 @@ class _Step:
     batches: list[list[int]] = field(default_factory=list)
     after_others: bool = True  # the tournament had matches before these
     ids: list[int] = field(default_factory=list)  # of the matches created, in pairing order
+    rows: list[dict] = field(default_factory=list)  # their values written (the rest defaults)
 
 
 def _advance_once(tournament_id: int, queue: bool = False) -> _Step:
@@ -255,9 +268,15 @@ def _has_people(tournament: Tournament) -> bool:
 
 
 def _create_matches(
-    tournament: Tournament, pairings: list[Pairing], *, queue: bool, fresh: bool = False
+    tournament: Tournament,
+    pairings: list[Pairing],
+    *,
+    queue: bool,
+    fresh: bool = False,
+    values: dict | None = None,
 ) -> _Step:
-    """`fresh`: the tournament has no match and no round yet (nothing to read)."""
+    """`fresh`: the tournament has no match and no round yet (nothing to read); `values`: set
+    on each match but the byes."""
     existing = (
         set()
         if fresh
@@ -286,6 +305,8 @@ def _create_matches(
         }
         if p.is_bye:
             match.update(status=Match.Status.DONE, winner_id=p.a, started_at=now, finished_at=now)
+        elif values:
+            match.update(values)
         matches.append(match)
     batches = _queue(tournament, new, matches, now) if queue else []
     ids = insert_rows(Match, matches)
@@ -297,6 +318,7 @@ def _create_matches(
         batches=[[ids[position] for position in batch] for batch in batches],
         after_others=bool(existing),
         ids=list(ids),
+        rows=matches,
     )
 
 

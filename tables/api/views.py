@@ -50,10 +50,9 @@ from tables.live import (
     with_invited_names,
 )
 from tables.models import LiveMatch, settings_of
-from tables.quick import quick_match
+from tables.quick import open_table
 from tables.seating import game_from_json, next_game
 from tables.views_state import CannotWatch, live_of, render, table_state
-from tournaments import lifecycle
 from tournaments.api.views import ApiMixin
 from tournaments.models import Match
 from tournaments.seating import seating
@@ -113,8 +112,16 @@ def get_match(pk, *, state: bool = False) -> Match:
     return match
 
 
-def state_response(match_id, request, code=status.HTTP_200_OK) -> Response:
-    return Response(state_of(get_match(match_id, state=True), request), status=code)
+def state_response(
+    match_id, request, code=status.HTTP_200_OK, written: services.Written | None = None
+) -> Response:
+    """The state after a change: of the table as the change `written` left it (no query), else
+    read now."""
+    if written is None or written.played_on:
+        return Response(state_of(get_match(match_id, state=True), request), status=code)
+    # The person who changed it is at the table (a table of one person reads no presence).
+    read = {"player": written.player, "here": True, "presence": written.presence}
+    return Response(state_of(written.match, request, **read), status=code)
 
 
 def state_of(match: Match, request, **read) -> dict:
@@ -287,8 +294,8 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def open(self, request, pk=None):
-        services.open_match(int(pk), request.user, client_ip(request))
-        return state_response(pk, request)
+        written = services.open_match(int(pk), request.user, client_ip(request))
+        return state_response(pk, request, written=written)
 
     @extend_schema(
         request=ActSerializer,
@@ -344,8 +351,10 @@ class PlayMatchViewSet(ApiMixin, viewsets.ViewSet):
     def sit(self, request, pk=None):
         body = SitSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        table_master.sit(int(pk), request.user, body.validated_data.get("side"), client_ip(request))
-        return state_response(pk, request)
+        written = table_master.sit(
+            int(pk), request.user, body.validated_data.get("side"), client_ip(request)
+        )
+        return state_response(pk, request, written=written)
 
     @extend_schema(
         methods=["GET"],
@@ -494,16 +503,15 @@ class QuickMatchView(ApiMixin, APIView):
         body = QuickMatchSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        # Against a bot: dealt at once, in the transaction that opens it; people: when the
+        # master says.
+        deal = data["bot"] is not None
         try:
-            match = quick_match(request.user, **data)
+            written = open_table(request.user, **data, deal=deal, ip=client_ip(request))
         except DjangoValidationError as exc:
             raise ValidationError(django_errors(exc)) from None
-        if data["bot"] is not None:  # against a bot: dealt at once; people: when the master says
-            try:
-                services.open_match(match.pk, request.user, client_ip(request))
-            except services.PlayError as exc:
-                # Refused at the deal (chips staked meanwhile at another table): the new table
-                # is not left behind, counted among the player's tables in play.
-                lifecycle.cancel(match.tournament)
-                raise PlayRefused(exc) from None
-        return state_response(match.pk, request, status.HTTP_201_CREATED)
+        except services.PlayError as exc:
+            # Refused at the deal (chips staked meanwhile at another table): nothing was saved,
+            # no table is left behind counted among the player's tables in play.
+            raise PlayRefused(exc) from None
+        return state_response(written.match.pk, request, status.HTTP_201_CREATED, written)

@@ -534,18 +534,18 @@ def test_at_a_table_without_a_timer_a_person_away_past_the_grace_is_played_for()
 
 def test_a_table_refused_at_its_deal_is_not_left_behind(monkeypatch):
     """Chips staked at another table between the creation and the deal: the deal refuses, and
-    the new table no longer stays in play, counted against the player's tables."""
+    the new table does not stay in play, counted against the player's tables (dealt in the
+    transaction that opens it: nothing of it is saved)."""
     import tables.services
 
     def refuse(*args, **kwargs):
         raise tables.services.PlayError("you cannot sit here", 403)
 
-    monkeypatch.setattr(tables.services, "open_match", refuse)
+    monkeypatch.setattr(tables.services, "check_covers_stake", refuse)
     player = PlayerFactory()
     response = client_for(player.user).post(
         "/api/play/quick/", {"variant": "paulista", "bot": "random"}, format="json"
     )
     assert response.status_code == 403
-    assert set(
-        Tournament.objects.filter(table_settings__master=player).values_list("status", flat=True)
-    ) == {"cancelled"}
+    assert response.json()["detail"] == "you cannot sit here"
+    assert not Tournament.objects.filter(table_settings__master=player).exists()
