@@ -36,7 +36,7 @@ from __future__ import annotations
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 
-from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
+from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn, their_raises
 from .mcts import MctsBot
 from .profile import OpponentProfile
 from .worlds import BETTING
@@ -91,6 +91,18 @@ def bold_weight(weight: float, held: float, typical: float) -> float:
     return 1.0 - (1.0 - weight) * trust
 
 
+def sound_weight(weight: float, held: float, typical: float) -> float:
+    """The belief weight of a decision bolder than the model expects (`weight`, from
+    `belief_weight`) from a side whose bets of that kind held more often than a typical
+    bettor's (`held` over `typical`): such a side bets on the cards the model would bet on, so
+    a world that gives it cards the model would not have bet on shrinks with its failures
+    (the share of its bets that failed over a typical bettor's share). A raise from a side
+    whose raises always held says it holds the cards for it."""
+    if held <= typical:
+        return weight
+    return weight * max(0.05, (1.0 - held) / (1.0 - typical))
+
+
 def held_rate(profile: OpponentProfile, obs: Observation, seat: int, actual: str):
     """How often this opponent's bets of the kind of `actual` held in the match, and the
     typical rate (the profile's prior): a truco over one of ours, a truco opened, an answer
@@ -132,7 +144,16 @@ class WarModel(HeuristicPolicy):
 
 
 class ExpertBot(MctsBot):
-    parameters = (*MctsBot.parameters, "search_answers", "beliefs", "bold", "war", "envido_ev")
+    parameters = (
+        *MctsBot.parameters,
+        "search_answers",
+        "beliefs",
+        "bold",
+        "war",
+        "envido_ev",
+        "sound",
+        "search_raises",
+    )
     match_memory = True
 
     def __init__(
@@ -143,6 +164,8 @@ class ExpertBot(MctsBot):
         bold: bool = False,
         war: bool = False,
         envido_ev: bool = True,  # measured better against heuristic (docs/bots.md)
+        sound: bool = True,
+        search_raises: bool = False,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -153,6 +176,8 @@ class ExpertBot(MctsBot):
         # side in the walks.
         self.bold = bold and self.players == 2
         self.war = war and self.players == 2
+        self.sound = sound
+        self.search_raises = search_raises
         self.profile = OpponentProfile()
         self.adaptive = HeuristicPolicy(profile=self.profile, envido_ev=envido_ev)
         self.game_no = 0
@@ -199,15 +224,18 @@ class ExpertBot(MctsBot):
             return None
         model = self.opponent_policy()
 
-        profile, bold = self.profile, self.bold
+        profile, bold, sound = self.profile, self.bold, self.sound
 
         def judge(state, seat, action, rng) -> float:
             obs = state.observation(seat)
             predicted = model.decide(obs, rng, state.rules)
             weight = belief_weight(predicted, action)
-            if bold and weight < 1.0 and bolder(predicted, action):
+            if (bold or sound) and weight < 1.0 and bolder(predicted, action):
                 held, typical = held_rate(profile, obs, seat, action)
-                weight = bold_weight(weight, held, typical)
+                if bold:
+                    weight = bold_weight(weight, held, typical)
+                if sound:
+                    weight = sound_weight(weight, held, typical)
             return weight
 
         return judge
@@ -224,7 +252,19 @@ class ExpertBot(MctsBot):
             return base
         if base in ENVIDO_CALLS or base == "flor":
             return base
-        return self.search(observation, base, exclude=ENVIDO_CALLS, hand_start=hand_start)
+        exclude = ENVIDO_CALLS
+        if not self.search_raises and "accept" in legal:
+            # Raise wars are left to the adaptive heuristic. In the walks the other side
+            # answers a raise by the heuristic, which reads a raise as strength and runs, and
+            # the worlds it raised in are weighed by that model: against a side that raises on
+            # its own cards alone (as written bots do) the search raised into sure hands and
+            # took raises it lost nineteen times in twenty, where the heuristic's answers are
+            # calibrated by how this side's raises ended (docs/bots.md).
+            if their_raises(observation):
+                return base
+            if base != "truco":
+                exclude = (*ENVIDO_CALLS, "truco")
+        return self.search(observation, base, exclude=exclude, hand_start=hand_start)
 
 
 @hookimpl
