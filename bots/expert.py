@@ -245,11 +245,12 @@ class ExpertBot(MctsBot):
         hand_start = self.start_score(observation)  # at every decision: it notes a hand's start
         if len(legal) == 1:
             return legal[0]
+        self.adaptive.last_belief = None
         base = self.adaptive.decide(observation, self.rng)
         if observation.phase in ("envido", "decide"):
             return base
         if not self.search_answers and any(a in legal for a in ANSWERS):
-            return base
+            return self.answered(observation, base)
         if base in ENVIDO_CALLS or base == "flor":
             return base
         exclude = ENVIDO_CALLS
@@ -261,10 +262,20 @@ class ExpertBot(MctsBot):
             # took raises it lost nineteen times in twenty, where the heuristic's answers are
             # calibrated by how this side's raises ended (docs/bots.md).
             if their_raises(observation):
-                return base
+                return self.answered(observation, base)
             if base != "truco":
                 exclude = (*ENVIDO_CALLS, "truco")
         return self.search(observation, base, exclude=exclude, hand_start=hand_start)
+
+    def answered(self, observation: Observation, answer: str) -> str:
+        """The adaptive heuristic's answer to a bet, noted as `heuristic` notes it: the chance
+        it believed when it accepted, which the profile sets against how the hand ended to
+        calibrate the next answer of the kind (a side whose raises always hold is soon run
+        from)."""
+        belief = self.adaptive.last_belief
+        if answer == "accept" and observation.pending is not None and belief is not None:
+            self.profile.note_accept((self.game_no, observation.hand_no), *belief)
+        return answer
 
 
 @hookimpl
