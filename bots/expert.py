@@ -254,16 +254,20 @@ class ExpertBot(MctsBot):
         if base in ENVIDO_CALLS or base == "flor":
             return base
         exclude = ENVIDO_CALLS
-        if not self.search_raises and "accept" in legal:
+        if not self.search_raises:
             # Raise wars are left to the adaptive heuristic. In the walks the other side
-            # answers a raise by the heuristic, which reads a raise as strength and runs, and
-            # the worlds it raised in are weighed by that model: against a side that raises on
+            # answers our raise by the heuristic, which reads a raise as strength and runs, and
+            # the worlds in which it bet are weighed by that model: against a side that bets on
             # its own cards alone (as written bots do) the search raised into sure hands and
             # took raises it lost nineteen times in twenty, where the heuristic's answers are
-            # calibrated by how this side's raises ended (docs/bots.md).
-            if their_raises(observation):
+            # calibrated by how this side's bets ended (docs/bots.md). The search still
+            # chooses whether to take or run from a first truco of theirs, and whether to
+            # call one.
+            team = observation.team
+            they_bet = any(a == "truco" and s % 2 != team for s, a in observation.history)
+            if "accept" in legal and their_raises(observation):
                 return self.answered(observation, base)
-            if base != "truco":
+            if (they_bet or "accept" in legal) and base != "truco":
                 exclude = (*ENVIDO_CALLS, "truco")
         return self.search(observation, base, exclude=exclude, hand_start=hand_start)
 
