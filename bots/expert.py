@@ -254,7 +254,7 @@ class ExpertBot(MctsBot):
         if base in ENVIDO_CALLS or base == "flor":
             return base
         exclude = ENVIDO_CALLS
-        if not self.search_raises:
+        if not self.search_raises and self.raises_hold():
             # Raise wars are left to the adaptive heuristic. In the walks the other side
             # answers our raise by the heuristic, which reads a raise as strength and runs, and
             # the worlds in which it bet are weighed by that model: against a side that bets on
@@ -270,6 +270,14 @@ class ExpertBot(MctsBot):
             if (they_bet or "accept" in legal) and base != "truco":
                 exclude = (*ENVIDO_CALLS, "truco")
         return self.search(observation, base, exclude=exclude, hand_start=hand_start)
+
+    def raises_hold(self) -> bool:
+        """Whether this side's raises (at once over our truco, or later over one it had taken)
+        held more often than a typical raiser's: a side that raises on sure cards, whose raise
+        wars the fitted model misreads. Against one whose raises held no more than that (the
+        heuristic's own), the search keeps them: it measured better there."""
+        p = self.profile
+        return any(rate.value > rate.prior + 0.05 for rate in (p.raise_win, p.later_win))
 
     def answered(self, observation: Observation, answer: str) -> str:
         """The adaptive heuristic's answer to a bet, noted as `heuristic` notes it: the chance

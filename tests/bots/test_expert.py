@@ -303,21 +303,43 @@ def their_raise(my_hand: str = "5c 6h 7d") -> Observation:
 
 def test_a_raise_of_theirs_is_answered_by_the_adaptive_heuristic_not_the_search(monkeypatch):
     """In the walks the other side answers a raise as the heuristic does (it reads a raise as
-    strength and runs); a side that raises on its own cards alone takes it: raise wars are the
-    adaptive heuristic's, whose answers are calibrated by how this side's raises ended."""
+    strength and runs); a side that raises on its own cards alone takes it: against a side
+    whose raises held, raise wars are the adaptive heuristic's, whose answers are calibrated
+    by how this side's raises ended."""
     obs = their_raise()
     searched = []
     monkeypatch.setattr(ExpertBot, "search", lambda self, o, base, **kw: searched.append(kw))
-    bot = bot_for(obs)
+    bot = raised_by_a_sound_raiser(bot_for(obs))
     assert bot.act(obs) in ("accept", "refuse", "truco")
     assert searched == []
-    bot_for(obs, search_raises=True).act(obs)  # the option that searches them
-    assert len(searched) == 1
+    # the option that searches them, and a side whose raises held no more than a typical one's
+    raised_by_a_sound_raiser(bot_for(obs, search_raises=True)).act(obs)
+    bot_for(obs).act(obs)
+    assert len(searched) == 2
+
+
+def raised_by_a_sound_raiser(bot: ExpertBot) -> ExpertBot:
+    """The bot, having taken five raises of the other side over its trucos and lost them all."""
+    me = bot.seat % 2
+    for k in range(5):
+        history = [[me, "truco"], [1 - me, "truco"], [me, "accept"]]
+        points = [0, 0]
+        points[1 - me] = 6
+        bot.profile.learn(me, {"hand_no": k, "history": history, "points": points}, key=k)
+    assert bot.raises_hold()
+    return bot
+
+
+def test_raise_wars_are_left_to_the_heuristic_only_against_a_side_whose_raises_held():
+    obs = their_raise()
+    assert not bot_for(obs).raises_hold()  # nothing seen yet: the search answers
+    assert raised_by_a_sound_raiser(bot_for(obs)).raises_hold()
 
 
 def test_a_raise_of_ours_once_they_bet_is_not_searched(monkeypatch):
-    """Once the other side has bet in the hand, the search chooses the card, not a raise of
-    ours: unless the adaptive heuristic would raise, truco is left out of the candidates."""
+    """Once a side whose raises held has bet in the hand, the search chooses the card, not a
+    raise of ours: unless the adaptive heuristic would raise, truco is left out of the
+    candidates."""
     state = act(start("paulista", [(["5c 6h 7d", "4d 5s 6h"], "Kd")]), "0 truco", "1 accept")
     state = act(state, "0 play 5c")
     obs = state.observation(1)
@@ -326,7 +348,7 @@ def test_a_raise_of_ours_once_they_bet_is_not_searched(monkeypatch):
     monkeypatch.setattr(
         ExpertBot, "search", lambda self, o, base, exclude=(), **kw: seen.append((base, exclude))
     )
-    bot_for(obs).act(obs)
+    raised_by_a_sound_raiser(bot_for(obs)).act(obs)
     ((base, exclude),) = seen
     assert base == "truco" or "truco" in exclude
 
