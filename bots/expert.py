@@ -36,7 +36,7 @@ from __future__ import annotations
 from engine.hookspecs import hookimpl
 from engine.observation import Observation
 
-from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn
+from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn, their_raises
 from .mcts import MctsBot
 from .profile import OpponentProfile
 from .worlds import BETTING
@@ -91,6 +91,18 @@ def bold_weight(weight: float, held: float, typical: float) -> float:
     return 1.0 - (1.0 - weight) * trust
 
 
+def sound_weight(weight: float, held: float, typical: float) -> float:
+    """The belief weight of a decision bolder than the model expects (`weight`, from
+    `belief_weight`) from a side whose bets of that kind held more often than a typical
+    bettor's (`held` over `typical`): such a side bets on the cards the model would bet on, so
+    a world that gives it cards the model would not have bet on shrinks with its failures
+    (the share of its bets that failed over a typical bettor's share). A raise from a side
+    whose raises always held says it holds the cards for it."""
+    if held <= typical:
+        return weight
+    return weight * max(0.05, (1.0 - held) / (1.0 - typical))
+
+
 def held_rate(profile: OpponentProfile, obs: Observation, seat: int, actual: str):
     """How often this opponent's bets of the kind of `actual` held in the match, and the
     typical rate (the profile's prior): a truco over one of ours, a truco opened, an answer
@@ -132,7 +144,16 @@ class WarModel(HeuristicPolicy):
 
 
 class ExpertBot(MctsBot):
-    parameters = (*MctsBot.parameters, "search_answers", "beliefs", "bold", "war", "envido_ev")
+    parameters = (
+        *MctsBot.parameters,
+        "search_answers",
+        "beliefs",
+        "bold",
+        "war",
+        "envido_ev",
+        "sound",
+        "search_raises",
+    )
     match_memory = True
 
     def __init__(
@@ -143,6 +164,8 @@ class ExpertBot(MctsBot):
         bold: bool = False,
         war: bool = False,
         envido_ev: bool = True,  # measured better against heuristic (docs/bots.md)
+        sound: bool = True,
+        search_raises: bool = False,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -153,6 +176,8 @@ class ExpertBot(MctsBot):
         # side in the walks.
         self.bold = bold and self.players == 2
         self.war = war and self.players == 2
+        self.sound = sound
+        self.search_raises = search_raises
         self.profile = OpponentProfile()
         self.adaptive = HeuristicPolicy(profile=self.profile, envido_ev=envido_ev)
         self.game_no = 0
@@ -199,15 +224,18 @@ class ExpertBot(MctsBot):
             return None
         model = self.opponent_policy()
 
-        profile, bold = self.profile, self.bold
+        profile, bold, sound = self.profile, self.bold, self.sound
 
         def judge(state, seat, action, rng) -> float:
             obs = state.observation(seat)
             predicted = model.decide(obs, rng, state.rules)
             weight = belief_weight(predicted, action)
-            if bold and weight < 1.0 and bolder(predicted, action):
+            if (bold or sound) and weight < 1.0 and bolder(predicted, action):
                 held, typical = held_rate(profile, obs, seat, action)
-                weight = bold_weight(weight, held, typical)
+                if bold:
+                    weight = bold_weight(weight, held, typical)
+                if sound:
+                    weight = sound_weight(weight, held, typical)
             return weight
 
         return judge
@@ -217,14 +245,49 @@ class ExpertBot(MctsBot):
         hand_start = self.start_score(observation)  # at every decision: it notes a hand's start
         if len(legal) == 1:
             return legal[0]
+        self.adaptive.last_belief = None
         base = self.adaptive.decide(observation, self.rng)
         if observation.phase in ("envido", "decide"):
             return base
         if not self.search_answers and any(a in legal for a in ANSWERS):
-            return base
+            return self.answered(observation, base)
         if base in ENVIDO_CALLS or base == "flor":
             return base
-        return self.search(observation, base, exclude=ENVIDO_CALLS, hand_start=hand_start)
+        exclude = ENVIDO_CALLS
+        if not self.search_raises and self.raises_hold():
+            # Raise wars are left to the adaptive heuristic. In the walks the other side
+            # answers our raise by the heuristic, which reads a raise as strength and runs, and
+            # the worlds in which it bet are weighed by that model: against a side that bets on
+            # its own cards alone (as written bots do) the search raised into sure hands and
+            # took raises it lost nineteen times in twenty, where the heuristic's answers are
+            # calibrated by how this side's bets ended (docs/bots.md). The search still
+            # chooses whether to take or run from a first truco of theirs, and whether to
+            # call one.
+            team = observation.team
+            they_bet = any(a == "truco" and s % 2 != team for s, a in observation.history)
+            if "accept" in legal and their_raises(observation):
+                return self.answered(observation, base)
+            if (they_bet or "accept" in legal) and base != "truco":
+                exclude = (*ENVIDO_CALLS, "truco")
+        return self.search(observation, base, exclude=exclude, hand_start=hand_start)
+
+    def raises_hold(self) -> bool:
+        """Whether this side's raises (at once over our truco, or later over one it had taken)
+        held more often than a typical raiser's: a side that raises on sure cards, whose raise
+        wars the fitted model misreads. Against one whose raises held no more than that (the
+        heuristic's own), the search keeps them: it measured better there."""
+        p = self.profile
+        return any(rate.value > rate.prior + 0.05 for rate in (p.raise_win, p.later_win))
+
+    def answered(self, observation: Observation, answer: str) -> str:
+        """The adaptive heuristic's answer to a bet, noted as `heuristic` notes it: the chance
+        it believed when it accepted, which the profile sets against how the hand ended to
+        calibrate the next answer of the kind (a side whose raises always hold is soon run
+        from)."""
+        belief = self.adaptive.last_belief
+        if answer == "accept" and observation.pending is not None and belief is not None:
+            self.profile.note_accept((self.game_no, observation.hand_no), *belief)
+        return answer
 
 
 @hookimpl

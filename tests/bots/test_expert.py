@@ -13,6 +13,7 @@ from bots.expert import ExpertBot
 from bots.heuristic import HeuristicPolicy, Thresholds
 from bots.profile import OpponentProfile
 from engine.match import MatchSpec, play_match
+from engine.observation import Observation
 from engine.runner import BotSpec
 from engine.stats import mean_interval
 from tests.support import act, start
@@ -280,3 +281,92 @@ def test_expert_plays_the_envido_by_expected_value_by_default():
     obs = start("argentino", [(["7e 6e 12c", "4o 5c 12b"], None)]).observation(0)
     assert bot_for(obs).adaptive.envido_ev
     assert not bot_for(obs, envido_ev=False).adaptive.envido_ev
+
+
+def test_a_sound_bettors_bets_weigh_the_worlds_it_would_not_have_bet_in_less():
+    """A side whose bets of a kind held more often than a typical bettor's bets on the cards
+    the model would bet on: a world that gives it other cards shrinks with its failures."""
+    from bots.expert import sound_weight
+
+    assert sound_weight(0.45, held=0.75, typical=0.75) == pytest.approx(0.45)
+    assert sound_weight(0.45, held=0.5, typical=0.75) == pytest.approx(0.45)  # bold's business
+    assert sound_weight(0.45, held=0.95, typical=0.75) == pytest.approx(0.45 * 0.2)
+    assert sound_weight(0.45, held=1.0, typical=0.75) > 0  # never ruled out
+    assert sound_weight(0.45, held=0.95, typical=0.75) < sound_weight(0.45, 0.85, 0.75) < 0.45
+
+
+def their_raise(my_hand: str = "5c 6h 7d") -> Observation:
+    """Seat 0 called truco and seat 1 raised it: seat 0 answers."""
+    state = act(start("paulista", [([my_hand, "4d 5s 6h"], "Kd")]), "0 truco", "1 truco")
+    return state.observation(0)
+
+
+def test_a_raise_of_theirs_is_answered_by_the_adaptive_heuristic_not_the_search(monkeypatch):
+    """In the walks the other side answers a raise as the heuristic does (it reads a raise as
+    strength and runs); a side that raises on its own cards alone takes it: against a side
+    whose raises held, raise wars are the adaptive heuristic's, whose answers are calibrated
+    by how this side's raises ended."""
+    obs = their_raise()
+    searched = []
+    monkeypatch.setattr(ExpertBot, "search", lambda self, o, base, **kw: searched.append(kw))
+    bot = raised_by_a_sound_raiser(bot_for(obs))
+    assert bot.act(obs) in ("accept", "refuse", "truco")
+    assert searched == []
+    # the option that searches them, and a side whose raises held no more than a typical one's
+    raised_by_a_sound_raiser(bot_for(obs, search_raises=True)).act(obs)
+    bot_for(obs).act(obs)
+    assert len(searched) == 2
+
+
+def raised_by_a_sound_raiser(bot: ExpertBot) -> ExpertBot:
+    """The bot, having taken five raises of the other side over its trucos and lost them all."""
+    me = bot.seat % 2
+    for k in range(5):
+        history = [[me, "truco"], [1 - me, "truco"], [me, "accept"]]
+        points = [0, 0]
+        points[1 - me] = 6
+        bot.profile.learn(me, {"hand_no": k, "history": history, "points": points}, key=k)
+    assert bot.raises_hold()
+    return bot
+
+
+def test_raise_wars_are_left_to_the_heuristic_only_against_a_side_whose_raises_held():
+    obs = their_raise()
+    assert not bot_for(obs).raises_hold()  # nothing seen yet: the search answers
+    assert raised_by_a_sound_raiser(bot_for(obs)).raises_hold()
+
+
+def test_a_raise_of_ours_once_they_bet_is_not_searched(monkeypatch):
+    """Once a side whose raises held has bet in the hand, the search chooses the card, not a
+    raise of ours: unless the adaptive heuristic would raise, truco is left out of the
+    candidates."""
+    state = act(start("paulista", [(["5c 6h 7d", "4d 5s 6h"], "Kd")]), "0 truco", "1 accept")
+    state = act(state, "0 play 5c")
+    obs = state.observation(1)
+    assert "truco" in obs.legal
+    seen = []
+    monkeypatch.setattr(
+        ExpertBot, "search", lambda self, o, base, exclude=(), **kw: seen.append((base, exclude))
+    )
+    raised_by_a_sound_raiser(bot_for(obs)).act(obs)
+    ((base, exclude),) = seen
+    assert base == "truco" or "truco" in exclude
+
+
+def test_the_answers_the_heuristic_gives_are_noted_for_its_calibration():
+    """An acceptance of theirs is set against how the hand ended (as `heuristic` does): a side
+    whose raises always held is believed less at the next one."""
+    obs = their_raise()
+    bot = bot_for(obs)
+    bot.adaptive.last_belief = ("raise", 0.6)
+    assert bot.answered(obs, "accept") == "accept"
+    assert bot.answered(obs, "refuse") == "refuse"
+    assert [(kind, believed) for _key, kind, believed in bot.profile.accepted] == [("raise", 0.6)]
+    before = bot.profile.calibration("raise").apply(0.6)
+    lost = {
+        "hand_no": obs.hand_no,
+        "history": [[0, "truco"], [1, "truco"], [0, "accept"]],
+        "points": [0, 6],
+    }
+    bot.profile.learn(0, lost, key=(bot.game_no, obs.hand_no))
+    assert bot.profile.calibration("raise").apply(0.6) < before
