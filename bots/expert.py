@@ -17,11 +17,19 @@ taught about the other team.
   to what this match showed of it (`opponent_policy`). `search_answers=false` leaves the
   answers to the adaptive heuristic (measured with `python -m engine arena`, Paulista 1 vs 1:
   59% of pairs against `heuristic` instead of 65%, 50 to 130 pairs).
+- Raise wars against a side whose raises held more often than a typical raiser's
+  (`raises_hold`): a raise of theirs is answered by the adaptive heuristic, calibrated by how
+  this side's raises ended (the answers are noted for that, as `heuristic` notes its own), and
+  once they have bet in the hand the search leaves our raise out unless the heuristic would
+  raise: in the walks the other side answers a raise as the heuristic does, and runs, where a
+  side that raises on its own cards takes it. `search_raises=true`: searched as before.
 - Beliefs: the worlds the search draws are weighed by the other team's bets of this hand
   (`belief`, `beliefs=false` turns it off): a world is kept with the probability that the
   fitted model of the other team would have called, answered and run as it did holding the
   cards that world gives it (`belief_weight`), so a truco called makes its strong hands likelier
-  instead of every deal the history allows being equally likely.
+  instead of every deal the history allows being equally likely; from a side whose bets of a
+  kind held more often than a typical bettor's, a world in which the model would not have made
+  that bet weighs less still (`sound_weight`; `sound=false`: 0.45 or 0.3 whatever the side).
 - Two options, off by default because they measured no better (docs/bots.md), and 1 vs 1 only
   (with 4 players they measured worse): `bold=true` weighs a decision bolder than the model's
   (a truco where it would play a card, a call or raise where it would run) by how often this
