@@ -91,11 +91,12 @@ def vote(match_id: int, user, agree: bool = True, ip: str | None = None) -> dict
             raise PlayError(ROBOTS_DO_NOT_AGREE, 409)
         votes = [p for p in live.end_votes if p != player.pk]
         live.end_votes = [*votes, player.pk] if agree else votes
-        live.save(update_fields=["end_votes", "updated_at"])
         state = vote_state(table)
         ended = agreed_to_end(table, state)
         if ended:
-            end_amicably(table)
+            end_amicably(table)  # the row's last write, the vote with it
+        else:
+            live.save(update_fields=["end_votes", "updated_at"])
     return {**state, "ended": ended}
 
 
@@ -112,6 +113,8 @@ def end_amicably(table: Table) -> None:
         execution.insert_games(execution.game_rows(match.pk, finished))
     match.summary = {"ended": "amicably", "game": live.game_no}
     match.finished_at = timezone.now()
-    match.save(update_fields=["summary", "finished_at"])
+    match.status = match.Status.CANCELLED
+    match.lease_until = None
+    match.save(update_fields=["summary", "finished_at", "status", "lease_until"])
     close(table)
-    lifecycle.cancel(table.tournament)  # the table's own tournament: its only match
+    lifecycle.cancel_table(table.tournament)  # the table's own tournament: its only match

@@ -61,14 +61,22 @@ def resume(tournament: Tournament, *, publish: bool = True) -> None:
         scheduling.advance(tournament.pk)
 
 
+CANCELLABLE = (Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+
+
 def cancel(tournament: Tournament) -> None:
     """Stop for good: unfinished matches are cancelled; a result arriving later is discarded."""
-    _move(
-        tournament,
-        (Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED),
-        Tournament.Status.CANCELLED,
-        "cancel",
+    _move(tournament, CANCELLABLE, Tournament.Status.CANCELLED, "cancel")
+
+
+def cancel_table(tournament: Tournament) -> None:
+    """A player's table ended amicably: its tournament is cancelled in one update, read from
+    nowhere (the caller cancelled its only match, holding that match's lock)."""
+    now = timezone.now()
+    Tournament.objects.filter(pk=tournament.pk, status__in=CANCELLABLE).update(
+        status=Tournament.Status.CANCELLED, finished_at=now
     )
+    tournament.status, tournament.finished_at = Tournament.Status.CANCELLED, now
 
 
 def rerun_match(match: Match, *, publish: bool = True) -> None:

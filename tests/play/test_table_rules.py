@@ -480,6 +480,13 @@ def test_amicable_end_needs_every_human_and_cancels_the_game_without_points_or_c
     assert last["ended"] is True
     match = Match.objects.get(pk=match_id)
     assert match.status == Match.Status.CANCELLED and match.tournament.status == "cancelled"
+    assert match.finished_at and match.tournament.finished_at
+    assert match.summary == {"ended": "amicably", "game": 0}
+    # The last vote is written with the end: the table shows who agreed to it.
+    live = LiveMatch.objects.get(match_id=match_id)
+    assert live.waiting == LiveMatch.Waiting.DONE and sorted(live.end_votes) == sorted(
+        [ana.pk, bea.pk]
+    )
     assert [p.chips for p in fresh(ana, bea)] == [STARTING_CHIPS, STARTING_CHIPS]
     assert [p.ranking_points for p in fresh(ana, bea)] == [0, 0]
     assert not Rating.objects.exists() and not ChipTransfer.objects.exists()

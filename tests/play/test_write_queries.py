@@ -34,7 +34,7 @@ CEILINGS = {
     "sit": (5, 9),
     "open (the deal)": (6, 12),
     "end-vote": (6, 10),
-    "end-vote that ends it": (11, 17),
+    "end-vote that ends it": (8, 17),
 }
 
 
