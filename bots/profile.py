@@ -83,6 +83,68 @@ class Calibration:
         return odds / (1 + odds)
 
 
+# Where our chance to take the hand (as `heuristic` reads its cards) is cut into bands, for
+# `TrucoOutcomes`: a bluff, a poor hand, a fair one, a good one, a strong one.
+TRUCO_BANDS = (0.35, 0.5, 0.65, 0.8)
+
+
+def band_of(chance: float) -> int:
+    return sum(1 for edge in TRUCO_BANDS if chance >= edge)
+
+
+@dataclass
+class TrucoBand:
+    """Our trucos opened with a chance in one band: how many, how many they ran from, and of
+    those they took (accepted or raised), how many we then won."""
+
+    opened: int = 0
+    refused: int = 0
+    won: int = 0
+
+    @property
+    def taken(self) -> int:
+        return self.opened - self.refused
+
+
+class TrucoOutcomes:
+    """What our opening trucos brought, by how good our cards were when we called: a side that
+    answers by its own cards (takes a truco only with a good hand, raises later when it is sure)
+    runs from most trucos but takes those made on poor cards more often, and wins nearly all it
+    takes; the overall refusal rate hides that, and bluffs into such a side lose three points
+    where staying quiet lost one."""
+
+    def __init__(self):
+        self.bands = [TrucoBand() for _ in range(len(TRUCO_BANDS) + 1)]
+        self.noted: dict[object, int] = {}  # hand key -> band, hands not yet over
+
+    def band(self, chance: float) -> TrucoBand:
+        return self.bands[band_of(chance)]
+
+    def note(self, key, chance: float) -> None:
+        self.noted.setdefault(key, band_of(chance))
+
+    def learn(self, key, history, points, my_team: int) -> None:
+        band = self.noted.pop(key, None) if key is not None else None
+        if key is None and self.noted:
+            band = self.noted.pop(next(iter(self.noted)))
+        if band is None:
+            return
+        first = next(
+            (i for i, (s, a) in enumerate(history) if a == "truco" and s % 2 == my_team), None
+        )
+        if first is None or any(a == "truco" for _s, a in history[:first]):
+            return  # not an opening truco of ours after all
+        answer = _answer_after(history, first, history[first][0])
+        if answer is None or points[0] == points[1] and answer != "refuse":
+            return  # unanswered, or a hand all tied: it tells nothing
+        entry = self.bands[band]
+        entry.opened += 1
+        if answer == "refuse":
+            entry.refused += 1
+        elif points[my_team] > points[1 - my_team]:
+            entry.won += 1
+
+
 class OpponentProfile:
     """The other team's tendencies, from the hands seen so far in the match."""
 
@@ -130,6 +192,8 @@ class OpponentProfile:
         # where we bluffed, not yet over. (`heuristic` takes its prior from `refuse_rate`.)
         self.bluff_refuse = Rate(0.5, 6)
         self.bluffs: list = []
+        # Our opening trucos by the chance our cards had: refused, taken and won.
+        self.trucos = TrucoOutcomes()
         self.seen: set = set()
 
     def calibration(self, kind: str) -> Calibration:
@@ -155,6 +219,7 @@ class OpponentProfile:
                 return
             self.seen.add(key)
         points = hand.get("points") or (0, 0)
+        self.trucos.learn(key, history, points, my_team)
         theirs_scored = points[1 - my_team] > points[my_team]
         if self.bluffs:
             if key is None or key in self.bluffs:

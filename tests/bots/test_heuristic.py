@@ -468,3 +468,65 @@ def test_heuristic_with_a_partner_judges_its_hand_of_eleven_by_both_hands_agains
 
     assert bot(eleven_playouts=False).act(obs) == "accept"
     assert {bot().act(obs) for _ in range(5)} == {"refuse"}
+
+
+def test_the_profile_counts_our_opening_trucos_by_the_chance_our_cards_had():
+    """Each opening truco of ours is counted in the band of the chance we called it on: run
+    from, or taken (accepted, or raised at once) and then won or lost, however the hand ended
+    (a raise of theirs we ran from is a loss). A truco of ours over theirs opened nothing."""
+    from bots.profile import OpponentProfile
+
+    profile = OpponentProfile()
+    hands = [
+        ((0, "truco"), (1, "refuse")),  # run from
+        ((0, "truco"), (1, "accept"), (0, "play 4o"), (1, "truco"), (0, "refuse")),  # lost
+        ((0, "truco"), (1, "truco"), (0, "accept"), (0, "play 4o")),  # taken, then won
+        ((1, "truco"), (0, "truco"), (1, "refuse")),  # a raise of ours: not an opening truco
+    ]
+    points = [(1, 0), (0, 3), (6, 0), (3, 0)]
+    for n, (history, scored) in enumerate(zip(hands, points, strict=True)):
+        profile.trucos.note(n, 0.2)
+        profile.learn(0, {"hand_no": n, "points": scored, "history": history}, key=n)
+    band = profile.trucos.band(0.2)
+    assert (band.opened, band.refused, band.taken, band.won) == (3, 1, 2, 1)
+    assert profile.trucos.band(0.9).opened == 0 and not profile.trucos.noted
+
+
+def bluffs_taken(opened: int, refused: int, won: int) -> HeuristicPolicy:
+    """A heuristic policy whose bluffs (trucos on cards under a 0.35 chance) were run from and
+    won this often."""
+    policy = HeuristicPolicy(profile=profiled().profile)
+    band = policy.profile.trucos.band(0.1)
+    band.opened, band.refused, band.won = opened, refused, won
+    return policy
+
+
+def test_heuristic_stops_bluffing_into_a_side_that_takes_its_bluffs_and_wins():
+    """opp-eleven-rush, with four players, took 20 of our 29 bluffs and won 16: a bluff cost
+    about three points where playing the hand quietly cost about one. Once a band of cards has
+    been tried and its trucos lost more than staying quiet, the rules' bluffs there stop; a side
+    that runs from them still gets them; a fair hand's truco is never stopped."""
+    weak = start("paulista", [(["5c 6h 7s", "3s 2h Qc"], "3d")])
+    obs = weak.observation(0)
+
+    def trucos(policy) -> int:
+        return sum(policy.decide(obs, random.Random(seed)) == "truco" for seed in range(400))
+
+    assert trucos(bluffs_taken(opened=10, refused=1, won=0)) == 0
+    assert trucos(bluffs_taken(opened=10, refused=9, won=0)) > 0
+    assert trucos(bluffs_taken(opened=3, refused=0, won=0)) > 0  # not tried enough yet
+    strong = start("paulista", [(["4c 4h 3s", "7s 5h Qc"], "3d")]).observation(0)
+    policy = bluffs_taken(opened=10, refused=0, won=0)
+    for band in policy.profile.trucos.bands:
+        band.opened, band.refused, band.won = 10, 0, 0
+    assert policy.decide(strong, random.Random(0)) == "truco"
+
+
+def test_the_heuristic_bot_notes_its_opening_trucos_with_their_chance():
+    from bots.heuristic import HeuristicBot
+
+    bot = HeuristicBot(variant="paulista", options={}, seat=0, players=2, rng=random.Random(0))
+    strong = start("paulista", [(["4c 4h 3s", "7s 5h Qc"], "3d")])
+    assert bot.act(strong.observation(0)) == "truco"
+    ((_key, band),) = bot.profile.trucos.noted.items()
+    assert band == len(bot.profile.trucos.bands) - 1  # the strongest band
