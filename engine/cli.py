@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_replay(args.file, args.game)
     try:
-        if args.command in ("match", "arena"):
+        if args.command in ("match", "arena", "strength"):
             from .botseed import reproducible_from
 
             reproducible_from(args.seed)  # unless a server's secret is set

@@ -164,7 +164,12 @@ def write_between_markers(path: Path, table: list[str]) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs per line")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="fixes the deals and the bots' own seeds: the same command prints the same table",
+    )
     parser.add_argument("--variant", action="append", help="only these variants")
     parser.add_argument("--players", type=int, action="append", help="only these player counts")
     parser.add_argument(
