@@ -110,6 +110,8 @@ class BotAdmin(admin.ModelAdmin):
     list_filter = ["kind", "status", "plugin", "is_active"]
     search_fields = ["name", "plugin", "description", "owner__username"]
     autocomplete_fields = ["owner"]
+    # The entrants' bot picker pages these results: in an order, or a page may repeat a bot.
+    ordering = ["name", "version", "pk"]
     readonly_fields = [
         "player",
         "kind",

@@ -10,6 +10,7 @@ again, each time an error in the server."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -95,8 +96,8 @@ def test_two_people_play_a_whole_game_over_the_push_channel(live_stack):
 
     bea.post(f"/api/play/matches/{match_id}/sit/", {})
     ana.post(f"/api/play/matches/{match_id}/open/", {})  # the master deals
-    people = {ana: ana.socket(match_id), bea: bea.socket(match_id)}
-    try:
+    with contextlib.ExitStack() as opened:  # each connection closed however the test ends
+        people = {who: opened.enter_context(who.socket(match_id)) for who in (ana, bea)}
         states = {who: next_state(socket) for who, socket in people.items()}
         acts = 0
         while True:
@@ -114,8 +115,5 @@ def test_two_people_play_a_whole_game_over_the_push_channel(live_stack):
             # Both hear the change: the one who acted and the other.
             states = {w: next_state(socket) for w, socket in people.items()}
             assert acts < 400, "the game did not end"
-    finally:
-        for socket in people.values():
-            socket.close()
     assert acts > 3
     assert all(s["status"] == "done" for s in states.values())
