@@ -95,7 +95,7 @@ class HeuristicPolicy:
         # The envido by expected value (bots/envido_ev.py), with a profile only.
         self.envido_ev = envido_ev and profile is not None
         self.last_bluff = False  # whether the last truco it decided to call was a bluff
-        self.last_call: float | None = None  # the chance its last truco was called on
+        self.last_call: float | None = None  # the chance it last weighed a truco of its own on
         # Their bets over a truco of ours they had accepted read apart ("later"; the bot's
         # parameter `later`, off for the search's model of the table).
         self.later = False
@@ -195,6 +195,7 @@ class HeuristicPolicy:
         p = self.chance(obs, rules)
         if obs.stake != rules.ladder[0]:
             p = self.after_betting(obs, rules, p)
+        self.last_call = p
         level = rules.ladder.index(obs.stake) if obs.stake in rules.ladder else 0
         if level + 1 >= len(rules.ladder):
             return False
@@ -227,7 +228,6 @@ class HeuristicPolicy:
         by its own cards takes bluffs and wins them (opp-eleven-rush, four players: 20 of 29
         taken, 16 of those won). Until a band has been tried `TRUCO_EVIDENCE` times, on fair
         cards and better, and for the search's model, the rules stand."""
-        self.last_call = p
         if self.profile is None or obs.stake != rules.ladder[0]:
             return True
         if p >= TRUCO_BANDS[1]:

@@ -129,12 +129,9 @@ class TrucoOutcomes:
             band = self.noted.pop(next(iter(self.noted)))
         if band is None:
             return
-        first = next(
-            (i for i, (s, a) in enumerate(history) if a == "truco" and s % 2 == my_team), None
-        )
+        first, answer = answer_to_our_first_truco(history, my_team)
         if first is None or any(a == "truco" for _s, a in history[:first]):
             return  # not an opening truco of ours after all
-        answer = _answer_after(history, first, history[first][0])
         if answer is None or points[0] == points[1] and answer != "refuse":
             return  # unanswered, or a hand all tied: it tells nothing
         entry = self.bands[band]
@@ -223,11 +220,7 @@ class OpponentProfile:
         theirs_scored = points[1 - my_team] > points[my_team]
         if self.bluffs:
             if key is None or key in self.bluffs:
-                first = next(
-                    (i for i, (s, a) in enumerate(history) if a == "truco" and s % 2 == my_team),
-                    None,
-                )
-                answer = None if first is None else _answer_after(history, first, history[first][0])
+                _first, answer = answer_to_our_first_truco(history, my_team)
                 if answer is not None:
                     self.bluff_refuse.add(answer == "refuse")
             self.bluffs = []
@@ -320,6 +313,15 @@ def taken_then_raised(history, i: int) -> bool:
                 a == "accept" and s % 2 == team for s, a in history[j + 1 : i]
             )
     return False
+
+
+def answer_to_our_first_truco(history, my_team: int) -> tuple[int | None, str | None]:
+    """Where in `history` our team's first truco of the hand is (None: it called none), and the
+    other team's answer to it (None: none)."""
+    first = next((i for i, (s, a) in enumerate(history) if a == "truco" and s % 2 == my_team), None)
+    if first is None:
+        return None, None
+    return first, _answer_after(history, first, history[first][0])
 
 
 def _answer_after(history, i: int, seat: int) -> str | None:
