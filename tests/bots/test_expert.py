@@ -370,3 +370,44 @@ def test_the_answers_the_heuristic_gives_are_noted_for_its_calibration():
     }
     bot.profile.learn(0, lost, key=(bot.game_no, obs.hand_no))
     assert bot.profile.calibration("raise").apply(0.6) < before
+
+
+def test_expert_keeps_a_profile_of_its_own_play_as_the_other_side_sees_it():
+    """At each hand's end the bot counts the hand twice: what the other side did (its profile
+    of them) and what it did itself, as a player across the table would count it (the mirror
+    profile of its model of them)."""
+    deals = [(["4c 4h 3s", "4d 5s 6h"], "Kd"), (["5c 6h 7d", "4d 5s 6c"], "Kd")]
+    state = act(start("paulista", deals), "0 truco", "1 refuse")
+    obs = state.observation(0)
+    assert obs.previous_hand and obs.previous_hand["history"]
+    bot = bot_for(obs)
+    bot.on_hand_end(obs)
+    assert bot.profile.refuse_rate.hits == 1  # they ran from our truco
+    assert bot.seen_by_them.truco_rate.hits == 1  # seen from there: we opened a truco
+    assert bot.seen_by_them.refuse_rate.total == 0  # they bet nothing we could answer
+    bot.on_game_end(obs)  # the game's end repeats the last hand: not counted again
+    assert bot.seen_by_them.truco_rate.total == 1
+
+
+def test_the_model_of_the_other_side_adapts_to_our_play_as_the_heuristic_does():
+    """In the walks the other side is the adaptive heuristic holding the mirror profile: once
+    we have called truco in every hand, it takes a truco on cards it ran from at first (a side
+    that bets every hand says little with each bet), as `heuristic` itself would."""
+    state = act(start("paulista", [(["5c 6h 7d", "Ks 5s 6h"], "2d")]), "0 truco")
+    theirs = state.observation(1)
+    bot = bot_for(theirs)
+    rng = random.Random(0)
+    assert bot.opponent_policy().decide(theirs, rng) == "refuse"
+    bettor_hand = {"hand_no": 0, "history": [[0, "truco"], [1, "refuse"]], "points": [1, 0]}
+    for k in range(40):
+        bot.seen_by_them.learn(1, bettor_hand, key=k)
+    assert bot.seen_by_them.truco_rate.value > 0.8
+    assert bot.opponent_policy().decide(theirs, rng) == "accept"
+
+
+def test_mirror_false_keeps_the_model_fitted_to_their_rates():
+    state = start("paulista", [(["4d 5s 6h", "5c 6c 7d"], "Kd")])
+    obs = state.observation(0)
+    fitted = bot_for(obs, mirror=False).opponent_policy()
+    assert fitted.profile is None  # thresholds moved, no profile of its own
+    assert bot_for(obs).opponent_policy().profile is not None
