@@ -24,7 +24,8 @@ class Watched:
     written: set[int] = field(default_factory=set)  # the views' numbers seen by anyone
     ended: int = 0  # spectators told the match is over
     errors: list[str] = field(default_factory=list)
-    follows: list[float] = field(default_factory=list)  # seconds, a follower's look (one request: live/)
+    # seconds, a follower's look (one request: live/)
+    follows: list[float] = field(default_factory=list)
     follow_errors: list[str] = field(default_factory=list)
 
 
