@@ -21,9 +21,10 @@ taught about the other team.
   the model before it against `heuristic` (Paulista 1 vs 1, 100 pairs: 81.0% of pairs, where
   the old model scored 59.0%) and no worse against a side that does not adapt
   (opp-eleven-rush: 52.5% and 53.0%): docs/bots.md. `mirror=false`: the heuristic with
-  thresholds fitted to the rates this match showed of the other side (`opponent_policy`). `search_answers=false` leaves the
-  answers to the adaptive heuristic (measured with `python -m engine arena`, Paulista 1 vs 1:
-  59% of pairs against `heuristic` instead of 65%, 50 to 130 pairs).
+  thresholds fitted to the rates this match showed of the other side (`opponent_policy`).
+  `search_answers=false` leaves the answers to the adaptive heuristic (measured with
+  `python -m engine arena`, Paulista 1 vs 1: 59% of pairs against `heuristic` instead of 65%,
+  50 to 130 pairs).
 - Raise wars against a side whose raises held more often than a typical raiser's
   (`raises_hold`): a raise of theirs is answered by the adaptive heuristic, calibrated by how
   this side's raises ended (the answers are noted for that, as `heuristic` notes its own), and
