@@ -226,10 +226,7 @@ class ExpertBot(MctsBot):
         """Count the hand that ended twice: what the other team did, and what we did as the
         other team saw it (the mirror profile: its `my_team` is theirs)."""
         learn(self.profile, observation, self.game_no)
-        hand = observation.previous_hand
-        if hand:
-            key = (self.game_no, hand.get("hand_no"))
-            self.seen_by_them.learn(1 - observation.team, hand, key=key)
+        learn(self.seen_by_them, observation, self.game_no, team=1 - observation.team)
 
     def opponent_policy(self) -> HeuristicPolicy:
         """The model of the other team in the walks and the beliefs. By default (`mirror`) the

@@ -663,11 +663,16 @@ class HeuristicBot(Bot):
         learn(self.profile, observation, self.game_no)
 
 
-def learn(profile: OpponentProfile | None, observation: Observation, game_no: int) -> None:
-    """Count the hand that just ended (an observation's `previous_hand`) in the profile."""
+def learn(
+    profile: OpponentProfile | None, observation: Observation, game_no: int, team: int | None = None
+) -> None:
+    """Count the hand that just ended (an observation's `previous_hand`) in the profile, as the
+    observer's team saw it, or as `team` did (`expert`'s profile of its own play counts it
+    from the other side)."""
     hand = observation.previous_hand
     if profile is not None and hand:
-        profile.learn(observation.team, hand, key=(game_no, hand.get("hand_no")))
+        seen_from = observation.team if team is None else team
+        profile.learn(seen_from, hand, key=(game_no, hand.get("hand_no")))
 
 
 @hookimpl
