@@ -22,7 +22,7 @@ from .cli_game import checked_game
 from .cli_logs import LogFiles
 from .errors import TrucoError
 from .jail.check import first_decision_error
-from .match import MatchGame, MatchSpec, iter_match
+from .match import MATCH_PAIRS, MatchGame, MatchSpec, iter_match
 from .progress import progress_bar
 from .remote_policy import check_url
 from .runner import IN_PROCESS, JAIL, PROCESS, REMOTE, BotSpec
@@ -119,6 +119,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_bots_argument(parser)
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument(
+        "--match-pairs",
+        type=int,
+        default=MATCH_PAIRS,
+        metavar="N",
+        help="the pairs are played as matches of N pairs each (default %(default)s): bots "
+        "remember their opponent across a match's games and jailed bots start once a match, "
+        "whatever --jobs is",
+    )
     parser.add_argument(
         "--sprt",
         nargs="+",
@@ -225,6 +234,8 @@ def run_arena(args) -> int:
         raise ArenaError("--pairs must be at least 1")
     if args.jobs < 1:
         raise ArenaError("--jobs must be at least 1")
+    if args.match_pairs < 1:
+        raise ArenaError("--match-pairs must be at least 1")
     if args.decision_seconds is not None and not args.decision_seconds > 0:
         raise ArenaError("--decision-seconds must be a positive number of seconds")
     test = parse_sprt(args.sprt) if args.sprt else None
@@ -249,7 +260,7 @@ def run_arena(args) -> int:
         records = open(args.records, "w", encoding="utf-8") if args.records else None
     except OSError as exc:
         raise ArenaError(f"cannot write the records to {args.records!r}: {exc.strerror}") from None
-    games = iter_match(spec, args.jobs)
+    games = iter_match(spec, args.jobs, block_pairs=args.match_pairs)
     try:
         with progress_bar(2 * args.pairs, f"{name_a} vs {name_b}") as advance:
             for game in games:

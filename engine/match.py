@@ -25,6 +25,7 @@ from .session import OVER, PERSON, GameSession, GameSetup, keep_log
 from .time_control import TimeControl
 
 __all__ = [
+    "MATCH_PAIRS",
     "MAX_DECIDERS",
     "MatchGame",
     "MatchPlan",
@@ -347,12 +348,21 @@ def iter_match(
     *,
     needs_winner: bool = False,
     on_action: Callable[[GameSession], None] | None = None,
+    block_pairs: int | None = None,
 ) -> Iterator[MatchGame]:
     """The games of the match as they finish: in schedule order with one job, else in order of
     completion across `jobs` worker processes (then the deciders, in this process). Closing the
     iterator early (an SPRT that has decided) cancels the games not started. `on_action` hears
-    each action of the games played in this process, as it is played."""
+    each action of the games played in this process, as it is played.
+
+    `block_pairs` (the arena's, no deciders): the schedule is played as matches of that many
+    pairs each, one after the other (`blocks`): the bots remember their opponent across a
+    block's games and its jailed bots start once a block, with one job or several alike, so
+    `jobs` changes how fast the games are played, not what the bots know when they play them."""
     registry().variant(spec.variant)  # fail on an unknown variant before any game
+    if block_pairs is not None:
+        yield from _iter_blocks(spec, block_pairs, jobs)
+        return
     if jobs <= 1 or spec.games + 2 * spec.pairs <= 1:
         # One process per jailed or remote seat for the whole match, ended with it.
         with MatchSession(spec, needs_winner=needs_winner, on_action=on_action) as match:
@@ -378,6 +388,83 @@ def iter_match(
                 if match.over:
                     match.close()
                 yield played
+
+
+# The pairs of one match of the arena (`--match-pairs`): long enough for bots that learn their
+# opponent to show it, as in a tournament's match of several games.
+MATCH_PAIRS = 25
+
+
+def blocks(spec: MatchSpec, block_pairs: int) -> list[list[tuple[int, int | None, int, int]]]:
+    """The schedule cut into runs of `block_pairs` pairs (single games: twice as many games),
+    each played as a match of its own."""
+    if block_pairs < 1:
+        raise ValueError("a block holds at least one pair")
+    plan = schedule(spec)
+    size = 2 * block_pairs
+    return [plan[start : start + size] for start in range(0, len(plan), size)]
+
+
+def play_block(
+    spec: MatchSpec,
+    entries: Sequence[tuple[int, int | None, int, int]],
+    notify: bool = True,
+) -> Iterator[MatchGame]:
+    """The games of one block, one seat pool for all of them (the bots that remember a match
+    remember the block; jailed and remote bots live for it): what they write on hearing its
+    end is kept with its last game's logs."""
+    pool = SeatPool()
+    played = None
+    try:
+        for entry in entries:
+            if played is not None:
+                yield played
+            played = play_scheduled(spec, *entry, notify=notify, pool=pool)
+    finally:
+        tail = pool.finish()
+    if played is not None:
+        for seat, text in tail.items():
+            played.result.logs[seat] = keep_log(played.result.logs.get(seat, ""), text)
+        yield played
+
+
+def _played_block(spec: MatchSpec, entries) -> list[MatchGame]:
+    """A worker process's block, whole (its games are sent back together)."""
+    return list(play_block(spec, entries, notify=False))
+
+
+def _iter_blocks(spec: MatchSpec, block_pairs: int, jobs: int) -> Iterator[MatchGame]:
+    plan = blocks(spec, block_pairs)
+    if jobs <= 1 or len(plan) <= 1:
+        for entries in plan:
+            yield from play_block(spec, entries)
+        return
+    # Imported only for `--jobs`: a process pool's machinery is not every match's start-up.
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    context = multiprocessing.get_context("spawn")  # fresh interpreters, never a fork
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    queue = iter(plan)
+    pending = set()
+    try:
+        for entries in queue:
+            pending.add(pool.submit(_played_block, spec, entries))
+            if len(pending) >= jobs:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                for entries in queue:
+                    pending.add(pool.submit(_played_block, spec, entries))
+                    break
+                for game in future.result():
+                    plugin_manager().hook.truco_game_finished(result=game.result)
+                    yield game
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _iter_parallel(spec: MatchSpec, plan, jobs: int) -> Iterator[MatchGame]:

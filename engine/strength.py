@@ -22,7 +22,7 @@ from pathlib import Path
 from .arena import Tally
 from .cli_bots import check_game, parse_cli_bot
 from .errors import TrucoError
-from .match import MatchSpec, iter_match
+from .match import MATCH_PAIRS, MatchSpec, iter_match
 from .plugins import registry
 
 BEGIN = "<!-- strength:begin -->"
@@ -99,7 +99,7 @@ def measure(a: str, b: str, setting: Setting, pairs: int, seed: int) -> Tally:
         seed=seed,
     )
     tally = Tally()
-    games = iter_match(spec, 1)
+    games = iter_match(spec, 1, block_pairs=MATCH_PAIRS)  # as `arena` plays them
     try:
         for game in games:
             tally.add(game)

@@ -6,8 +6,10 @@ import json
 
 import pytest
 
+from engine.bot import Bot
 from engine.cli import main
-from engine.match import MatchSpec, play_match
+from engine.match import MatchSpec, iter_match, play_match
+from engine.plugins import registry
 from engine.records import replay
 from engine.runner import BotSpec
 
@@ -54,6 +56,42 @@ def test_parallel_jobs_play_the_same_games_as_one_job():
     serial = play_match(spec)
     assert [g.result.record for g in parallel.games] == [g.result.record for g in serial.games]
     assert sorted(g.index for g in heard) == list(range(6))
+
+
+def test_arena_matches_of_n_pairs_play_the_same_games_with_one_job_or_two():
+    # The adaptive heuristic remembers its opponent across a block's games: with the schedule
+    # cut into matches of two pairs, two jobs play exactly what one job plays.
+    spec = MatchSpec("paulista", "heuristic", "random", pairs=5, seed=4)
+    serial = list(iter_match(spec, 1, block_pairs=2))
+    parallel = sorted(iter_match(spec, 2, block_pairs=2), key=lambda g: g.index)
+    assert [g.result.record for g in parallel] == [g.result.record for g in serial]
+    assert [g.index for g in serial] == list(range(10))
+
+
+def test_a_bot_that_remembers_the_match_remembers_its_block_of_pairs(monkeypatch):
+    seen = []
+
+    class Remembering(Bot):
+        match_memory = True
+
+        def __init__(self, **kwargs):  # built for a match's first game
+            super().__init__(**kwargs)
+            self.games = 1
+            seen.append(self.games)
+
+        def new_game(self, *, seat, rng):  # told of each later one
+            super().new_game(seat=seat, rng=rng)
+            self.games += 1
+            seen.append(self.games)
+
+        def act(self, observation):
+            return observation.legal[0]
+
+    monkeypatch.setitem(registry().bots, "remembering", Remembering)
+    spec = MatchSpec("paulista", "remembering", "random", pairs=5, seed=4)
+    list(iter_match(spec, 1, block_pairs=2))
+    # Games 1-4 are one match, 5-8 the next, 9-10 the last: the count starts again with each.
+    assert seen == [1, 2, 3, 4, 1, 2, 3, 4, 1, 2]
 
 
 def test_isolation_on_the_match_runs_both_sides_in_the_jail():
@@ -135,6 +173,7 @@ def test_arena_takes_bot_parameters(capsys):
         (["--bots", "random", "random", "--sprt", "elo0=0"], "needs both elo0= and elo1="),
         (["--bots", "random", "random", "--sprt", "elo0=5", "elo1=1"], "elo1 greater"),
         (["--bots", "random", "random", "--pairs", "0"], "--pairs must be at least 1"),
+        (["--bots", "random", "random", "--match-pairs", "0"], "--match-pairs must be at least 1"),
         (["--bots", "mcts:iterations", "random"], "must look like key=value"),
         (["--bots", "mcts:depth=3", "random"], "'mcts' rejected its parameters"),
         (["--bots", "random", "random", "--option", "nonsense=1"], "unknown option"),
