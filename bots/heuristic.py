@@ -253,9 +253,9 @@ class HeuristicPolicy:
         gives away, at this score."""
         late = bet_facing_us(obs)
         p = self.believed(obs, rules, late)
-        exploring = late and self.profile is not None and self.profile.late_win.total < 8
+        exploring = late and self.profile is not None and self.profile.final_win.total < 8
         if exploring and not obs.hand and rng.random() < 0.2:
-            return "accept"  # to learn whether their late bets hold: costs a few points
+            return "accept"  # to learn whether their final bets hold: costs a few points
         if obs.pending is None:  # a bet this bot does not know: take it when the hand is good
             return "accept" if p >= 0.5 else "refuse"
         first_bet = obs.stake == rules.ladder[0]
@@ -296,6 +296,15 @@ class HeuristicPolicy:
         p = self.profile
         if p is None:
             return max(0.0, q - self.doubt(obs))
+        if late and not obs.hand:
+            # Their bet facing the last card we had: they know whether their card beats it, so
+            # the bet is a sure win or a bluff, whatever our card's chance against the unseen
+            # cards. Read from our card's chance, such bets were taken 127 times in 100 pairs
+            # against a written bot that makes them mostly on a sure win (CTruco's Truccard),
+            # and 29 were won: 351 points lost, against 169 for the ones run from.
+            modelled = min(q, 1.0 - p.final_win.value)
+            self.last_belief = ("final", modelled)
+            return p.calibration("final").apply(modelled)
         if self.later and raised_after_taking(obs):
             # A bet of theirs at a later turn over a truco of ours they had taken: read by how
             # such bets of theirs held, apart from the raises made at once (a side that answers

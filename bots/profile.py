@@ -167,6 +167,10 @@ class OpponentProfile:
         # When they accepted a truco of ours, bet again at a later turn and we accepted: how
         # often they won (counted apart from `raise_win` and `late_win`).
         self.later_win = Rate(0.7, 3)
+        # Their bet made facing the last card we had (nothing left for us to play: they knew
+        # whether their card beats it), when we accepted: how often they won. A side that bets
+        # there only on a sure win is never bluffing; a bluffer bets there on anything.
+        self.final_win = Rate(0.85, 3)
         # Their raise wars: raising back our raises, and whether their hands held in them.
         self.war = RaiseWar()
         # Argentino: how often they open an envido chain, and win one we accepted.
@@ -234,11 +238,13 @@ class OpponentProfile:
         opened = opened_envido = we_opened_envido = False
         players = max(2, len({s for s, _ in history}))
         on_trick: list[int] = []  # the seats that have played to the current trick
+        ours_played = 0  # cards our team has played this hand
         for i, (seat, action) in enumerate(history):
             theirs = seat % 2 != my_team
             if action.startswith(("play", "cover")):
                 on_trick = [] if len(on_trick) >= players else on_trick
                 on_trick.append(seat)
+                ours_played += not theirs
             answer = _answer_after(history, i, seat)
             if action == "truco":
                 if theirs and not opened:
@@ -253,10 +259,14 @@ class OpponentProfile:
                         self.reraise_fold.add(answer == "refuse")
                         self.war.raise_back.add(answer == "truco")
                 late = facing(on_trick, seat, my_team, players)
+                final = late and ours_played >= 3 * (players // 2)  # our last cards are down
                 later = theirs and taken_then_raised(history, i)
-                if later and answer == "accept" and not ended_by_refusal:
+                if theirs and final:
+                    if answer == "accept" and not ended_by_refusal:
+                        self.final_win.add(theirs_scored)
+                elif later and answer == "accept" and not ended_by_refusal:
                     self.later_win.add(theirs_scored)
-                if theirs and late and answer == "accept" and not later:
+                elif theirs and late and answer == "accept" and not later:
                     self.late_win.add(theirs_scored)
                 if (
                     theirs

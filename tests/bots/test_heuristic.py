@@ -6,6 +6,7 @@ import random
 
 from bots.heuristic import HeuristicPolicy
 from engine.match import MatchSpec, play_match
+from engine.plugins import get_variant
 from tests.support import act, start
 
 POLICY = HeuristicPolicy()
@@ -530,3 +531,36 @@ def test_the_heuristic_bot_notes_its_opening_trucos_with_their_chance():
     assert bot.act(strong.observation(0)) == "truco"
     ((_key, band),) = bot.profile.trucos.noted.items()
     assert band == len(bot.profile.trucos.bands) - 1  # the strongest band
+
+
+def final_truco():
+    """Paulista, vira Kd (aces are the manilhas): the first two tricks split, seat 0 leads the
+    third with a 2 (beaten only by a 3 or a manilha) and seat 1, holding its last card and
+    seeing that 2, calls truco: it knows whether its card wins, so the bet is a sure win or a
+    bluff (here a bluff: a 6)."""
+    state = start("paulista", [(["4h 3s 2c", "2d 5s 6h"], "Kd")])
+    state = act(state, "0 play 4h", "1 play 2d", "1 play 5s", "0 play 3s", "0 play 2c")
+    return act(state, "1 truco")
+
+
+def test_a_bet_facing_our_last_card_is_believed_as_a_bluff_or_a_sure_win():
+    """With nothing left to play, our card's chance against the unseen cards says nothing: the
+    other side saw it. Against a side whose bets there held (written bots bet there only on a
+    sure win) the truco is run from, however good our card; against one whose bets there
+    failed (a bluffer), taken."""
+    obs = final_truco().observation(0)
+    rng = random.Random(3)
+    honest = profiled(final_win=(8, 8))
+    assert honest.decide(obs, rng, get_variant("paulista").rules({})) == "refuse"
+    bluffer = profiled(final_win=(1, 8))
+    assert bluffer.decide(obs, rng, get_variant("paulista").rules({})) == "accept"
+
+
+def test_the_profile_counts_a_bet_facing_our_last_card_apart():
+    from bots.profile import OpponentProfile
+
+    state = act(final_truco(), "0 accept", "1 play 6h")
+    profile = OpponentProfile()
+    profile.learn(0, state.observation(0).previous_hand, key=0)
+    assert (profile.final_win.hits, profile.final_win.total) == (0, 1)  # taken: their bluff lost
+    assert profile.late_win.total == 0 and profile.later_win.total == 0
