@@ -44,6 +44,10 @@ taught about the other team.
   opponent's bets of that kind held in the match (`bold_weight`) instead of trusting it fully;
   `war=true` models the other side in the walks by `WarModel`, which answers a truco as the
   profile saw it answer (runs, calls, raises back: `RaiseWar` in bots/profile.py).
+- `choose=true` (off by default, measured worse against opp-eleven-rush: docs/bots.md) scores
+  each finished hand under three models of the other side (the mirror model, the fitted one,
+  `WarModel`) by the likelihood each gave its decisions of the hand (bots/model_choice.py) and
+  plans against the one clearly ahead.
 
 """
 
@@ -54,10 +58,13 @@ from engine.observation import Observation
 
 from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn, their_raises
 from .mcts import MctsBot
+from .model_choice import ModelEvidence
 from .profile import OpponentProfile
 from .worlds import BETTING
 
 ANSWERS = ("accept", "refuse")
+# The models of the other team that `choose` weighs (bots/model_choice.py).
+MODELS = ("mirror", "fitted", "war")
 # An answer's place on the scale of strength it shows: running, calling, raising.
 ANSWER_RANK = {"refuse": 0, "accept": 1}
 
@@ -170,6 +177,7 @@ class ExpertBot(MctsBot):
         "sound",
         "search_raises",
         "mirror",
+        "choose",
     )
     match_memory = True
 
@@ -184,6 +192,7 @@ class ExpertBot(MctsBot):
         sound: bool = True,
         search_raises: bool = False,
         mirror: bool = True,
+        choose: bool = False,  # measured worse against opp-eleven-rush (docs/bots.md)
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -205,10 +214,20 @@ class ExpertBot(MctsBot):
         self.seen_by_them = OpponentProfile()
         self.mirrored = HeuristicPolicy(profile=self.seen_by_them)
         self.mirrored.later = True  # as the `heuristic` bot reads a bet of a later turn
+        # `choose`: which model explains the other side's play best, hand by hand
+        # (bots/model_choice.py): the search plans against the mirror model until another one
+        # has clearly predicted their bets and answers better. Off by default: the better
+        # predictor was not the better model to plan against (docs/bots.md).
+        self.choose = choose and mirror and not self.war
+        self.evidence = ModelEvidence(MODELS)
+        self.last_seen: Observation | None = None  # our last observation of the hand in play
+        self.last_seen_key = None  # (game, hand) it belongs to
+        self.last_start = None  # the score when that hand began, when known
         self.adaptive = HeuristicPolicy(profile=self.profile, envido_ev=envido_ev)
         self.game_no = 0
         self._fitted_key = None
         self._fitted = self.policy
+        self._war_model = WarModel(self.policy.t, self.profile)
 
     def new_game(self, *, seat, rng) -> None:
         super().new_game(seat=seat, rng=rng)
@@ -224,9 +243,32 @@ class ExpertBot(MctsBot):
 
     def learn(self, observation: Observation) -> None:
         """Count the hand that ended twice: what the other team did, and what we did as the
-        other team saw it (the mirror profile: its `my_team` is theirs)."""
+        other team saw it (the mirror profile: its `my_team` is theirs); first, score both
+        models of the other team by how well they predicted its decisions of the hand."""
+        if self.choose:
+            self.weigh_models(observation)
         learn(self.profile, observation, self.game_no)
         learn(self.seen_by_them, observation, self.game_no, team=1 - observation.team)
+
+    def weigh_models(self, observation: Observation) -> None:
+        """Add the hand that just ended to each model's evidence (`ModelEvidence`), from our
+        last observation of it and its public history; once per hand."""
+        hand = observation.previous_hand
+        seen = self.last_seen
+        if not hand or seen is None:
+            return
+        if self.last_seen_key != (self.game_no, hand.get("hand_no")):
+            return  # we saw nothing of that hand (or it was counted already)
+        self.last_seen = None
+        history = hand.get("history") or ()
+        if [tuple(x) for x in history[: len(seen.history)]] != [tuple(x) for x in seen.history]:
+            return
+        models = {
+            "mirror": self.mirrored.decide,
+            "fitted": self.fitted_policy(war=False).decide,
+            "war": self.fitted_policy(war=True).decide,
+        }
+        self.evidence.score_hand(seen, history, self.last_start, models, belief_weight, self.rng)
 
     def opponent_policy(self) -> HeuristicPolicy:
         """The model of the other team in the walks and the beliefs. By default (`mirror`) the
@@ -236,7 +278,17 @@ class ExpertBot(MctsBot):
         most bets runs from more of them in the walks, one that bets most hands bets on less,
         one that raises often raises on less."""
         if self.mirror and not self.war:  # `war=true` asks for its own model instead
+            chosen = self.evidence.best("mirror") if self.choose else "mirror"
+            if chosen != "mirror":
+                return self.fitted_policy(war=chosen == "war")
             return self.mirrored
+        return self.fitted_policy()
+
+    def fitted_policy(self, war: bool | None = None) -> HeuristicPolicy:
+        """The heuristic with thresholds fitted to the other team's rates (`opponent_policy`);
+        with `war` (default: the `war` parameter), the `WarModel` of those thresholds, which
+        answers our trucos by its cards alone in the shares this side was seen to."""
+        war = self.war if war is None else war
         p = self.profile
         refuse = p.refuse_rate.value
         bets = p.truco_rate.value
@@ -250,8 +302,9 @@ class ExpertBot(MctsBot):
         key = (fitted.call, fitted.bluff, fitted.doubt, fitted.raise_)
         if key != self._fitted_key:
             self._fitted_key = key
-            self._fitted = WarModel(fitted, self.profile) if self.war else HeuristicPolicy(fitted)
-        return self._fitted
+            self._fitted = HeuristicPolicy(fitted)
+            self._war_model = WarModel(fitted, self.profile)
+        return self._war_model if war else self._fitted
 
     def belief(self):
         """Worlds weighed by the other team's bets this hand: by how likely the model of it
@@ -280,6 +333,9 @@ class ExpertBot(MctsBot):
     def act(self, observation: Observation) -> str:
         legal = observation.legal
         hand_start = self.start_score(observation)  # at every decision: it notes a hand's start
+        self.last_seen = observation
+        self.last_seen_key = (self.game_no, observation.hand_no)
+        self.last_start = hand_start
         if len(legal) == 1:
             return legal[0]
         self.adaptive.last_belief = None

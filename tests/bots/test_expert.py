@@ -9,11 +9,14 @@ import random
 import pytest
 
 import bots.mcts
-from bots.expert import ExpertBot
+from bots.expert import ExpertBot, WarModel
 from bots.heuristic import HeuristicPolicy, Thresholds
+from bots.model_choice import ModelEvidence
 from bots.profile import OpponentProfile
+from engine.bot import Bot
 from engine.match import MatchSpec, play_match
 from engine.observation import Observation
+from engine.plugins import registry
 from engine.runner import BotSpec
 from engine.stats import mean_interval
 from tests.support import act, start
@@ -411,3 +414,55 @@ def test_mirror_false_keeps_the_model_fitted_to_their_rates():
     fitted = bot_for(obs, mirror=False).opponent_policy()
     assert fitted.profile is None  # thresholds moved, no profile of its own
     assert bot_for(obs).opponent_policy().profile is not None
+
+
+def test_the_search_plans_against_the_model_that_predicted_their_play_best():
+    """`choose=true`: the model of the other side is the one whose predictions of its decisions
+    this match were clearly the likeliest (bots/model_choice.py); until then, and by default,
+    the mirror model."""
+    obs = start("paulista", [(["4d 5s 6h", "5c 6c 7d"], "Kd")]).observation(0)
+    bot = bot_for(obs, choose=True)
+    assert bot.opponent_policy() is bot.mirrored
+    bot.evidence.log.update(mirror=-20.0, fitted=-17.0, war=-30.0)  # ahead, not by the margin
+    assert bot.opponent_policy() is bot.mirrored
+    bot.evidence.log.update(fitted=-12.0)
+    assert bot.opponent_policy() is bot.fitted_policy(war=False)
+    bot.evidence.log.update(war=-5.0)
+    assert isinstance(bot.opponent_policy(), WarModel)
+    unchosen = bot_for(obs)  # off by default
+    unchosen.evidence.log.update(mirror=-20.0, fitted=-5.0)
+    assert unchosen.opponent_policy() is unchosen.mirrored
+
+
+class FirstLegal(Bot):
+    """Always the first legal action: a side whose every decision a model can foresee."""
+
+    def act(self, observation):
+        return observation.legal[0]
+
+
+def test_each_finished_hand_scores_the_models_by_their_predictions_of_the_other_side(monkeypatch):
+    """At each hand's end the other side's decisions of the hand (bets, answers, cards played
+    where a bet was legal) are scored under each model in worlds consistent with the hand: a
+    model that foresees every decision keeps a likelihood of 1, one that gets them wrong
+    loses."""
+    monkeypatch.setitem(registry().bots, "first-legal", FirstLegal)
+    logs = []
+    original = ModelEvidence.score_hand
+
+    def score_hand(self, seen, history, start, models, weight, rng):
+        test_models = {
+            "foresees": lambda obs, rng, rules: obs.legal[0],
+            "mistakes": lambda obs, rng, rules: obs.legal[-1],
+        }
+        evidence = ModelEvidence(test_models)
+        if original(evidence, seen, history, start, test_models, weight, random.Random(0)):
+            logs.append(evidence.log)
+        return original(self, seen, history, start, models, weight, rng)
+
+    monkeypatch.setattr(ModelEvidence, "score_hand", score_hand)
+    spec = MatchSpec("paulista", expert(choose=True), "first-legal", games=2, seed=3)
+    assert [g.result.termination for g in play_match(spec).games] == ["normal", "normal"]
+    assert logs  # hands where the other side bet, answered or played where it could bet
+    assert all(log["foresees"] == 0.0 for log in logs)
+    assert sum(log["mistakes"] for log in logs) < -1.0
