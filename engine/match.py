@@ -439,35 +439,25 @@ def _iter_blocks(spec: MatchSpec, block_pairs: int, jobs: int) -> Iterator[Match
         for entries in plan:
             yield from play_block(spec, entries)
         return
-    # Imported only for `--jobs`: a process pool's machinery is not every match's start-up.
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    context = multiprocessing.get_context("spawn")  # fresh interpreters, never a fork
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
-    queue = iter(plan)
-    pending = set()
-    try:
-        for entries in queue:
-            pending.add(pool.submit(_played_block, spec, entries))
-            if len(pending) >= jobs:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                for entries in queue:
-                    pending.add(pool.submit(_played_block, spec, entries))
-                    break
-                for game in future.result():
-                    plugin_manager().hook.truco_game_finished(result=game.result)
-                    yield game
-    finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+    calls = ((_played_block, (spec, entries), {}) for entries in plan)
+    for games in _completed(calls, jobs, ahead=jobs):
+        for game in games:
+            # Observers hear of every game in the parent, as with one job.
+            plugin_manager().hook.truco_game_finished(result=game.result)
+            yield game
 
 
 def _iter_parallel(spec: MatchSpec, plan, jobs: int) -> Iterator[MatchGame]:
+    calls = ((play_scheduled, (spec, *entry), {"notify": False}) for entry in plan)
+    for game in _completed(calls, jobs, ahead=2 * jobs):
+        plugin_manager().hook.truco_game_finished(result=game.result)
+        yield game
+
+
+def _completed(calls: Iterator[tuple[Callable, tuple, dict]], jobs: int, ahead: int):
+    """The results of `calls` ((function, args, kwargs)) run in `jobs` worker processes, as
+    each finishes, with at most `ahead` of them submitted at once; closing the generator early
+    (an SPRT that has decided) cancels those not started."""
     # Imported only for `--jobs`: a process pool's machinery is not every match's start-up.
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -475,23 +465,23 @@ def _iter_parallel(spec: MatchSpec, plan, jobs: int) -> Iterator[MatchGame]:
     # Fresh interpreters, not forks: a runner embedded in a threaded server must not fork it.
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
-    pending = set()
-    queue = iter(plan)
+    pending: set = set()
+
+    def submit_next() -> bool:
+        for function, args, kwargs in calls:
+            pending.add(pool.submit(function, *args, **kwargs))
+            return True
+        return False
+
     try:
-        for entry in queue:
-            pending.add(pool.submit(play_scheduled, spec, *entry, notify=False))
-            if len(pending) >= 2 * jobs:
-                break
+        while len(pending) < ahead and submit_next():
+            pass
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, still = wait(pending, return_when=FIRST_COMPLETED)
+            pending.intersection_update(still)
             for future in done:
-                for entry in queue:
-                    pending.add(pool.submit(play_scheduled, spec, *entry, notify=False))
-                    break
-                game = future.result()
-                # Observers hear of every game in the parent, as with one job.
-                plugin_manager().hook.truco_game_finished(result=game.result)
-                yield game
+                submit_next()
+                yield future.result()
     finally:
         for future in pending:
             future.cancel()
