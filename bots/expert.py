@@ -59,7 +59,7 @@ from engine.observation import Observation
 from .heuristic import ENVIDO_CALLS, HeuristicPolicy, Thresholds, learn, their_raises
 from .mcts import MctsBot
 from .model_choice import ModelEvidence
-from .profile import OpponentProfile
+from .profile import OpponentProfile, habitual_truco
 from .worlds import BETTING
 
 ANSWERS = ("accept", "refuse")
@@ -326,6 +326,10 @@ class ExpertBot(MctsBot):
                     weight = bold_weight(weight, held, typical)
                 if sound:
                     weight = sound_weight(weight, held, typical)
+            if action == "truco" and weight < 1.0:
+                # A truco this side calls nearly every time it takes the first trick says
+                # nothing of its cards: every world keeps its weight.
+                weight += (1.0 - weight) * habitual_truco(profile, obs)
             return weight
 
         return judge

@@ -38,7 +38,7 @@ from .knowledge import (
     trick_standing,
 )
 from .playouts import Playouts
-from .profile import TRUCO_BANDS, OpponentProfile, taken_then_raised
+from .profile import TRUCO_BANDS, OpponentProfile, habitual_truco, taken_then_raised
 
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 # How much an envido below the usual call must add to the chance to win the game (a fifth of a
@@ -338,8 +338,11 @@ class HeuristicPolicy:
             q = max(0.0, q - weight * (self.t.doubt + 0.12 * raises))
             return scaled_odds(q, p.raise_win.value, typical=0.75)
         # A side that bets most hands says less with each bet.
-        q = max(0.0, q - self.t.doubt + min(0.25, max(0.0, 0.6 * (p.truco_rate.value - 0.2))))
-        return scaled_odds(q, p.called_win.value, typical=0.65)
+        read = max(0.0, q - self.t.doubt + min(0.25, max(0.0, 0.6 * (p.truco_rate.value - 0.2))))
+        read = scaled_odds(read, p.called_win.value, typical=0.65)
+        # ... and a bet it makes nearly every time it takes the first trick, nothing.
+        habit = habitual_truco(p, obs)
+        return habit * q + (1.0 - habit) * read
 
     def after_betting(self, obs: Observation, rules: TrucoRules, q: float) -> float:
         """The chance to win a hand whose bets the other side has taken (accepted or raised):

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from engine.observation import Observation
+
 BETS = ("truco",)
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 
@@ -171,6 +173,10 @@ class OpponentProfile:
         # whether their card beats it), when we accepted: how often they won. A side that bets
         # there only on a sure win is never bluffing; a bluffer bets there on anything.
         self.final_win = Rate(0.85, 3)
+        # When they took the first trick with no truco called yet: how often they called one in
+        # the second. Written bots often call it there whatever they hold ("won the first
+        # round: raise"): a bet they make nearly every time says nothing of their cards.
+        self.truco_after_first = Rate(0.35, 4)
         # Their raise wars: raising back our raises, and whether their hands held in them.
         self.war = RaiseWar()
         # Argentino: how often they open an envido chain, and win one we accepted.
@@ -239,12 +245,26 @@ class OpponentProfile:
         players = max(2, len({s for s, _ in history}))
         on_trick: list[int] = []  # the seats that have played to the current trick
         ours_played = 0  # cards our team has played this hand
+        plays = 0  # cards played this hand, by anyone
+        results = hand.get("results") or ()
+        took_first = bool(results) and results[0] == 1 - my_team
+        # Once they took the first trick with no bet made (not a hand of eleven): their first
+        # decision of the second trick, a truco or not, is counted.
+        second_trick_open = False
         for i, (seat, action) in enumerate(history):
             theirs = seat % 2 != my_team
+            if second_trick_open and theirs:
+                self.truco_after_first.add(action == "truco")
+                second_trick_open = False
             if action.startswith(("play", "cover")):
                 on_trick = [] if len(on_trick) >= players else on_trick
                 on_trick.append(seat)
                 ours_played += not theirs
+                plays += 1
+                if plays == players and took_first:
+                    unbet = not any(a == "truco" for _s, a in history[: i + 1])
+                    plain = history[0][1] not in ("accept", "refuse")  # no hand of eleven
+                    second_trick_open = unbet and plain
             answer = _answer_after(history, i, seat)
             if action == "truco":
                 if theirs and not opened:
@@ -301,6 +321,24 @@ class OpponentProfile:
             self.war.held.add(theirs_scored)
         if "envido_calls" in (hand.get("extra") or {}):
             self.envido_rate.add(opened_envido)
+
+
+def habitual_truco(profile: OpponentProfile, obs: Observation) -> float:
+    """How little a truco of the other team says of its cards, 0 (as any bet) to 1 (nothing),
+    when `obs` (anyone's view, the truco its last action or the one about to be made) is at
+    their first decision of the second trick after they took the first with no bet made: as
+    far as `truco_after_first` shows they call it there nearly every time."""
+    bettor_team = next((s % 2 for s, a in reversed(obs.history) if a == "truco"), obs.to_act % 2)
+    if len(obs.results) != 1 or obs.results[0] != bettor_team:
+        return 0.0
+    trucos = sum(1 for _s, a in obs.history if a == "truco")
+    if obs.history and obs.history[-1][1] == "truco":
+        trucos -= 1  # the one being answered
+    if trucos:
+        return 0.0  # a raise, not the bet of the habit
+    if any(seat % 2 == bettor_team for seat, _card, _covered in obs.trick):
+        return 0.0  # they had played to the trick already: not their first decision there
+    return min(1.0, max(0.0, (profile.truco_after_first.value - 0.55) / 0.3))
 
 
 def facing(on_trick: list[int], bettor: int, my_team: int, players: int) -> bool:

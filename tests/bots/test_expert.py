@@ -466,3 +466,16 @@ def test_each_finished_hand_scores_the_models_by_their_predictions_of_the_other_
     assert logs  # hands where the other side bet, answered or played where it could bet
     assert all(log["foresees"] == 0.0 for log in logs)
     assert sum(log["mistakes"] for log in logs) < -1.0
+
+
+def test_a_truco_called_every_time_they_take_the_first_trick_weighs_no_world_down():
+    """The beliefs: a truco the other side calls nearly every time it takes the first trick
+    keeps every world's weight (weak hands as likely as strong ones), where an ordinary truco
+    makes a world whose cards the model would not bet on less likely."""
+    state = start("paulista", [(["4h 3s 5c", "2d 6s 7h"], "Kd")])
+    state = act(state, "0 play 4h", "1 play 2d")  # they took the first trick, holding 6s 7h
+    bot = bot_for(state.observation(0))
+    judge = bot.belief()
+    assert judge(state, 1, "truco", random.Random(0)) < 1.0
+    bot.profile.truco_after_first.hits = bot.profile.truco_after_first.total = 20.0
+    assert judge(state, 1, "truco", random.Random(0)) == 1.0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bots.heuristic import HeuristicPolicy
 from engine.match import MatchSpec, play_match
 from engine.plugins import get_variant
@@ -564,3 +566,36 @@ def test_the_profile_counts_a_bet_facing_our_last_card_apart():
     profile.learn(0, state.observation(0).previous_hand, key=0)
     assert (profile.final_win.hits, profile.final_win.total) == (0, 1)  # taken: their bluff lost
     assert profile.late_win.total == 0 and profile.later_win.total == 0
+
+
+def test_the_profile_counts_whether_they_bet_once_they_took_the_first_trick():
+    """Their first decision of the second trick, when they took the first with no bet made:
+    counted whatever it is; not when a truco came first, nor in a hand of eleven."""
+    from bots.profile import OpponentProfile
+
+    took_first = ((0, "play 4c"), (1, "play 3s"))
+    hands = [
+        took_first + ((1, "truco"), (0, "refuse")),  # they bet there
+        took_first + ((1, "play 5h"), (0, "play 6d")),  # they did not
+        ((0, "truco"), (1, "accept"), *took_first, (1, "truco"), (0, "refuse")),  # bet already
+        ((1, "accept"), *took_first, (1, "play 5h")),  # a hand of eleven
+    ]
+    profile = OpponentProfile()
+    for n, history in enumerate(hands):
+        profile.learn(0, {"hand_no": n, "results": (1,), "points": (0, 1), "history": history}, n)
+    assert (profile.truco_after_first.hits, profile.truco_after_first.total) == (1, 2)
+
+
+def test_a_truco_they_call_every_time_they_take_the_first_trick_says_nothing_of_their_cards():
+    """Written bots often call truco whenever they took the first trick ("won the first round:
+    raise"). Once the profile has seen that, such a truco is answered on our cards' own chance,
+    without the doubt a bet casts on them."""
+    state = start("paulista", [(["4h 3s 5c", "2d 6s 7h"], "Kd")])
+    state = act(state, "0 play 4h", "1 play 2d", "1 truco")
+    obs = state.observation(0)
+    rules = get_variant("paulista").rules({})
+    ordinary = profiled()
+    habitual = profiled(truco_after_first=(20, 20))
+    raw = ordinary.chance(obs, rules)
+    assert habitual.believed(obs, rules, late=False) > ordinary.believed(obs, rules, late=False)
+    assert habitual.believed(obs, rules, late=False) == pytest.approx(raw, abs=0.1)
