@@ -329,7 +329,7 @@ class ExpertBot(MctsBot):
             if action == "truco" and weight < 1.0:
                 # A truco this side calls nearly every time it takes the first trick says
                 # nothing of its cards: every world keeps its weight.
-                weight += (1.0 - weight) * habitual_truco(profile, obs)
+                weight += (1.0 - weight) * habitual_truco(profile, obs, seat % 2)
             return weight
 
         return judge

@@ -341,7 +341,7 @@ class HeuristicPolicy:
         read = max(0.0, q - self.t.doubt + min(0.25, max(0.0, 0.6 * (p.truco_rate.value - 0.2))))
         read = scaled_odds(read, p.called_win.value, typical=0.65)
         # ... and a bet it makes nearly every time it takes the first trick, nothing.
-        habit = habitual_truco(p, obs)
+        habit = habitual_truco(p, obs, 1 - obs.team)
         return habit * q + (1.0 - habit) * read
 
     def after_betting(self, obs: Observation, rules: TrucoRules, q: float) -> float:

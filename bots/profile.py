@@ -323,17 +323,16 @@ class OpponentProfile:
             self.envido_rate.add(opened_envido)
 
 
-def habitual_truco(profile: OpponentProfile, obs: Observation) -> float:
-    """How little a truco of the other team says of its cards, 0 (as any bet) to 1 (nothing),
-    when `obs` (anyone's view, the truco its last action or the one about to be made) is at
-    their first decision of the second trick after they took the first with no bet made: as
-    far as `truco_after_first` shows they call it there nearly every time."""
-    bettor_team = next((s % 2 for s, a in reversed(obs.history) if a == "truco"), obs.to_act % 2)
+def habitual_truco(profile: OpponentProfile, obs: Observation, bettor_team: int) -> float:
+    """How little a truco of `bettor_team` says of its cards, 0 (as any bet) to 1 (nothing),
+    when `obs` (anyone's view: that truco its last action, or about to be made) is at that
+    team's first decision of the second trick after it took the first with no bet made: as far
+    as `truco_after_first` shows it calls truco there nearly every time."""
     if len(obs.results) != 1 or obs.results[0] != bettor_team:
         return 0.0
-    trucos = sum(1 for _s, a in obs.history if a == "truco")
-    if obs.history and obs.history[-1][1] == "truco":
-        trucos -= 1  # the one being answered
+    trucos = [seat for seat, action in obs.history if action == "truco"]
+    if trucos and trucos[-1] % 2 == bettor_team and obs.history[-1][1] == "truco":
+        trucos.pop()  # the one being answered
     if trucos:
         return 0.0  # a raise, not the bet of the habit
     if any(seat % 2 == bettor_team for seat, _card, _covered in obs.trick):

@@ -173,6 +173,12 @@ class WorldSampler:
             pool.pop(i)
         return tuple(hand), ok
 
+    @property
+    def judged(self) -> list[tuple[GameState, int, str]]:
+        """The other team's betting decisions of the hand in the world drawn last, each with
+        the state it was taken in (noted when a `judge` is given)."""
+        return self._judged
+
     def sample(self, rng: random.Random, tries: int = 40) -> GameState | None:
         fallback = None
         for _ in range(tries):
