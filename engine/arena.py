@@ -118,7 +118,13 @@ def add_logs_argument(parser: argparse.ArgumentParser) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_bots_argument(parser)
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (two games each)")
-    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes that play the matches of pairs in parallel (a run of one match, "
+        "--pairs up to --match-pairs, plays in one)",
+    )
     parser.add_argument(
         "--match-pairs",
         type=int,
