@@ -225,9 +225,10 @@ class ExpertBot(MctsBot):
         self.last_start = None  # the score when that hand began, when known
         self.adaptive = HeuristicPolicy(profile=self.profile, envido_ev=envido_ev)
         self.game_no = 0
+        # The fitted models, built by `fitted_policy` when the rates they follow move.
         self._fitted_key = None
-        self._fitted = self.policy
-        self._war_model = WarModel(self.policy.t, self.profile)
+        self._fitted: HeuristicPolicy | None = None
+        self._war_model: WarModel | None = None
 
     def new_game(self, *, seat, rng) -> None:
         super().new_game(seat=seat, rng=rng)

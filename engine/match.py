@@ -316,9 +316,7 @@ class MatchSession:
         self.closed = True
         tail = self.pool.finish()
         if self.games:
-            logs = self.games[-1].result.logs
-            for seat, text in tail.items():
-                logs[seat] = keep_log(logs.get(seat, ""), text)
+            keep_tail(self.games[-1], tail)
 
     def __enter__(self) -> MatchSession:
         return self
@@ -336,6 +334,14 @@ class MatchSession:
             notify_finished(played.result)
         if self.on_game is not None:
             self.on_game(played)
+
+
+def keep_tail(last: MatchGame, tail: Mapping[int, str]) -> None:
+    """What the bots wrote on hearing the match's end (`SeatPool.finish`), kept with the logs
+    of its last game."""
+    logs = last.result.logs
+    for seat, text in tail.items():
+        logs[seat] = keep_log(logs.get(seat, ""), text)
 
 
 def _default_registry():  # `registry` is also MatchSession's parameter
@@ -423,8 +429,7 @@ def play_block(
     finally:
         tail = pool.finish()
     if played is not None:
-        for seat, text in tail.items():
-            played.result.logs[seat] = keep_log(played.result.logs.get(seat, ""), text)
+        keep_tail(played, tail)
         yield played
 
 
