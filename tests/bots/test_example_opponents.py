@@ -21,7 +21,9 @@ BUNDLES = sorted(p.parent.name for p in OPPONENTS.glob("*/bot.toml"))
 ALL_VARIANTS = ("paulista", "mineiro", "truc-tete", "argentino")
 
 sys.path.insert(0, str(OPPONENTS / "kit"))
+sys.path.insert(0, str(OPPONENTS / "polarised"))
 import kit  # noqa: E402
+from polarised import Polarised  # noqa: E402
 
 
 def variants_of(bundle: str) -> list[str]:
@@ -30,7 +32,7 @@ def variants_of(bundle: str) -> list[str]:
 
 
 def test_there_are_the_four_styles():
-    assert {"bluffer", "eleven_rush", "counter", "envido_shark"} <= set(BUNDLES)
+    assert {"bluffer", "eleven_rush", "counter", "envido_shark", "polarised"} <= set(BUNDLES)
 
 
 @pytest.mark.parametrize("bundle", BUNDLES)
@@ -111,3 +113,45 @@ def test_a_blind_showdown_pairs_slots():
         tricks=(((0, "4c", False), (1, "4h", False)),),
     )  # fmt: skip
     assert kit.default_action(obs) in obs.legal
+
+
+def polarised_after_taking_the_first_trick(hand, **changes) -> Observation:
+    # Vira 3: the fours are manilhas. Seat 0 took the first trick with a two, unbet.
+    base = dict(
+        hand=hand, legal=tuple(sorted((*(f"play {c}" for c in hand), "truco"))), results=(0,),
+        tricks=(((0, "2c", False), (1, "7c", False)),), history=((0, "play 2c"), (1, "play 7c")),
+    )  # fmt: skip
+    base.update(changes)
+    return observation(**base)
+
+
+def polarised_bot() -> Polarised:
+    return Polarised(variant="paulista", options={}, seat=0, players=2, rng=random.Random(1))
+
+
+def test_the_polarised_opponent_bluffs_with_nothing_once_it_took_the_first_trick():
+    # A queen and a jack, nothing above a king: a truco all the same.
+    assert polarised_bot().act(polarised_after_taking_the_first_trick(("Qc", "Jh"))) == "truco"
+
+
+def test_the_polarised_opponent_bets_a_manilha_with_a_good_card_and_not_a_middling_hand():
+    bot = polarised_bot()
+    assert bot.act(polarised_after_taking_the_first_trick(("4c", "3h"))) == "truco"
+    # An ace and a king: neither nothing nor the best, so it plays on quietly.
+    assert bot.act(polarised_after_taking_the_first_trick(("Ac", "Kh"))).startswith("play ")
+
+
+def test_the_polarised_opponent_never_bets_before_it_took_the_first_trick():
+    obs = observation(hand=("Qc", "Jh", "5s"), legal=("play 5s", "play Jh", "play Qc", "truco"))
+    assert polarised_bot().act(obs).startswith("play ")
+
+
+def test_the_polarised_opponent_answers_by_its_cards_alone():
+    bot = polarised_bot()
+    answer = dict(phase="answer", pending=3, bettor=1, history=((1, "truco"),))
+    weak = observation(hand=("Qc", "Jh", "5s"), legal=("accept", "refuse", "truco"), **answer)
+    assert bot.act(weak) == "refuse"
+    two_manilhas = observation(
+        hand=("4c", "4h", "5s"), legal=("accept", "refuse", "truco"), **answer
+    )
+    assert bot.act(two_manilhas) == "truco"
