@@ -99,9 +99,11 @@ class HeuristicPolicy:
         # Their bets over a truco of ours they had accepted read apart ("later"; the bot's
         # parameter `later`, off for the search's model of the table).
         self.later = False
+        self.raised_back = False  # whether the last decision raised because this side runs
 
     def decide(self, obs: Observation, rng: random.Random, rules: TrucoRules | None = None) -> str:
         legal = obs.legal
+        self.raised_back = False
         if len(legal) == 1:
             return legal[0]
         rules = rules or rules_for(obs)
@@ -260,15 +262,8 @@ class HeuristicPolicy:
             return "accept" if p >= 0.5 else "refuse"
         first_bet = obs.stake == rules.ladder[0]
         if self.playing_for(rules, obs, p, obs.pending) < self.giving(rules, obs, obs.stake):
-            if (
-                "truco" in legal
-                and self.profile is not None
-                and first_bet
-                and len(obs.results) <= 1
-            ):
-                folds = self.profile.reraise_fold.value
-                if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
-                    return "truco"
+            if "truco" in legal and first_bet and self.raise_back(obs, rng):
+                return "truco"
             return "refuse"
         if self.last_belief is not None and self.last_belief[0] == "later":
             # Their bet of a later turn is taken, not raised: a raise war over it is read by
@@ -280,12 +275,20 @@ class HeuristicPolicy:
             raise_at = max(0.6, raise_at - 0.8 * max(0.0, self.profile.truco_rate.value - 0.25))
         if "truco" in legal and p >= raise_at + 0.08 * their_raises(obs):
             return "truco"
-        if "truco" in legal and self.profile is not None and first_bet and len(obs.results) <= 1:
-            # A side that runs from our raises bets hands it cannot hold: raise it back.
-            folds = self.profile.reraise_fold.value
-            if rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55))):
-                return "truco"
+        if "truco" in legal and first_bet and self.raise_back(obs, rng):
+            return "truco"
         return "accept"
+
+    def raise_back(self, obs: Observation, rng: random.Random) -> bool:
+        """Whether to raise their first truco of an early trick whatever our cards, because
+        this side runs from our raises (`reraise_fold`): a side that does bets hands it cannot
+        hold. Noted in `raised_back`, for `expert`, whose search models their answer to a
+        raise by their cards."""
+        if self.profile is None or len(obs.results) > 1:
+            return False
+        folds = self.profile.reraise_fold.value
+        self.raised_back = rng.random() < min(0.9, max(0.0, 2.5 * (folds - 0.55)))
+        return self.raised_back
 
     def believed(self, obs: Observation, rules: TrucoRules, late: bool) -> float:
         """The chance to win the hand once the other side has bet: our cards' chance, lowered

@@ -36,6 +36,7 @@ EXAMPLES = (
     "examples/opponents/counter",
     "examples/opponents/eleven_rush",
     "examples/opponents/envido_shark",
+    "examples/opponents/polarised",
 )
 FLOR_PRESET = "argentino-flor"  # Argentino is measured with flor off (its default) and on
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import bots.expert
 import bots.mcts
 from bots.expert import ExpertBot, WarModel
 from bots.heuristic import HeuristicPolicy, Thresholds
@@ -479,3 +480,59 @@ def test_a_truco_called_every_time_they_take_the_first_trick_weighs_no_world_dow
     assert judge(state, 1, "truco", random.Random(0)) < 1.0
     bot.profile.truco_after_first.hits = bot.profile.truco_after_first.total = 20.0
     assert judge(state, 1, "truco", random.Random(0)) == 1.0
+
+
+def their_truco_after_taking_the_first_trick() -> Observation:
+    """Seat 1 took the first trick and called truco; seat 0, holding 3s 5c, answers."""
+    state = start("paulista", [(["4h 3s 5c", "2d 6s 7h"], "Kd")])
+    state = act(state, "0 play 4h", "1 play 2d", "1 truco")
+    return state.observation(0)
+
+
+def test_a_truco_the_search_runs_from_is_now_and_then_taken_to_learn_how_they_hold(monkeypatch):
+    """A side that is always believed is never tested: until a few of its trucos were taken
+    and played out, one truco in `EXPLORE_SHARE` that the search would run from is taken
+    instead; then never again."""
+    obs = their_truco_after_taking_the_first_trick()
+    monkeypatch.setattr(ExpertBot, "search", lambda self, o, base, **kw: "refuse")
+    bot = bot_for(obs)
+    answers = [bot.act(obs) for _ in range(60)]
+    assert {"accept", "refuse"} == set(answers)
+    assert 5 < answers.count("accept") < 30
+    bot.profile.called_win.total = float(bots.expert.EXPLORE_UNTIL)
+    assert {bot.act(obs) for _ in range(30)} == {"refuse"}
+    assert {bot_for(obs, explore=False).act(obs) for _ in range(30)} == {"refuse"}
+
+
+def test_a_raise_the_heuristic_makes_because_they_run_from_raises_is_not_searched(monkeypatch):
+    """The walks answer a raise as the model of the other side would, by its cards; a side
+    that ran from our raises nine times in ten is raised back as `heuristic` raises it."""
+    obs = their_truco_after_taking_the_first_trick()
+    monkeypatch.setattr(ExpertBot, "search", lambda self, o, base, **kw: "refuse")
+    runner = bot_for(obs)
+    p = runner.profile
+    p.called_win.total = float(bots.expert.EXPLORE_UNTIL)
+    p.reraise_fold.total, p.reraise_fold.hits = 20.0, 19.0
+    answers = [runner.act(obs) for _ in range(40)]
+    assert answers.count("truco") > 20
+    assert {bot_for(obs, trust_raise=False).act(obs) for _ in range(20)} == {"refuse"}
+    p.reraise_fold.hits = 0.0  # a side that never ran from them: the search decides
+    assert {runner.act(obs) for _ in range(20)} == {"refuse"}
+
+
+def test_a_truco_of_ours_is_searched_after_an_answer_that_raised_back(monkeypatch):
+    """The heuristic's note that it raised because they run is about that answer only: a
+    truco it proposes at the next decision is searched as any other."""
+    state = start("paulista", [(["4h 3s 5c", "2d 6s 7h"], "Kd")])
+    state = act(state, "0 play 4h", "1 play 2d", "1 play 6s")
+    obs = state.observation(0)
+    assert "truco" in obs.legal and "accept" not in obs.legal
+    searched = []
+    monkeypatch.setattr(
+        ExpertBot, "search", lambda self, o, base, **kw: searched.append(base) or "play 3s"
+    )
+    bot = bot_for(obs)
+    bot.adaptive.raised_back = True  # left from an earlier answer
+    monkeypatch.setattr(type(bot.adaptive), "_decide", lambda self, *a: "truco")
+    assert bot.act(obs) == "play 3s"
+    assert searched == ["truco"]
