@@ -328,24 +328,16 @@ def habitual_truco(profile: OpponentProfile, obs: Observation, bettor_team: int)
     when `obs` (anyone's view: that truco its last action, or about to be made) is at that
     team's first decision of the second trick after it took the first with no bet made: as far
     as `truco_after_first` shows it calls truco there nearly every time."""
-    if not after_first(obs, bettor_team):
-        return 0.0
-    return min(1.0, max(0.0, (profile.truco_after_first.value - 0.55) / 0.3))
-
-
-def after_first(obs: Observation, bettor_team: int) -> bool:
-    """Whether `obs` (anyone's view: a truco of `bettor_team` its last action, or about to be
-    made) is at that team's first decision of the second trick after it took the first with
-    no bet made: where written bots call truco out of habit or to bluff."""
     if len(obs.results) != 1 or obs.results[0] != bettor_team:
-        return False
+        return 0.0
     trucos = [seat for seat, action in obs.history if action == "truco"]
     if trucos and trucos[-1] % 2 == bettor_team and obs.history[-1][1] == "truco":
         trucos.pop()  # the one being answered
     if trucos:
-        return False  # a raise, not the bet of the habit
-    # they had played to the trick already: not their first decision there
-    return not any(seat % 2 == bettor_team for seat, _card, _covered in obs.trick)
+        return 0.0  # a raise, not the bet of the habit
+    if any(seat % 2 == bettor_team for seat, _card, _covered in obs.trick):
+        return 0.0  # they had played to the trick already: not their first decision there
+    return min(1.0, max(0.0, (profile.truco_after_first.value - 0.55) / 0.3))
 
 
 def facing(on_trick: list[int], bettor: int, my_team: int, players: int) -> bool:
