@@ -509,15 +509,20 @@ def test_a_raise_the_heuristic_makes_because_they_run_from_raises_is_not_searche
     that ran from our raises nine times in ten is raised back as `heuristic` raises it."""
     obs = their_truco_after_taking_the_first_trick()
     monkeypatch.setattr(ExpertBot, "search", lambda self, o, base, **kw: "refuse")
-    runner = bot_for(obs)
-    p = runner.profile
-    p.called_win.total = float(bots.expert.EXPLORE_UNTIL)
-    p.reraise_fold.total, p.reraise_fold.hits = 20.0, 19.0
-    answers = [runner.act(obs) for _ in range(40)]
-    assert answers.count("truco") > 20
-    assert {bot_for(obs, trust_raise=False).act(obs) for _ in range(20)} == {"refuse"}
-    p.reraise_fold.hits = 0.0  # a side that never ran from them: the search decides
-    assert {runner.act(obs) for _ in range(20)} == {"refuse"}
+
+    def facing_a_side_that_ran(folds: float, **params) -> ExpertBot:
+        bot = bot_for(obs, **params)
+        p = bot.profile
+        p.called_win.total = float(bots.expert.EXPLORE_UNTIL)  # nothing left to explore
+        p.reraise_fold.total, p.reraise_fold.hits = 20.0, 20.0 * folds
+        return bot
+
+    runner = facing_a_side_that_ran(0.95)
+    assert [runner.act(obs) for _ in range(40)].count("truco") > 20
+    searched = facing_a_side_that_ran(0.95, trust_raise=False)
+    assert {searched.act(obs) for _ in range(20)} == {"refuse"}
+    never_ran = facing_a_side_that_ran(0.0)  # the heuristic does not raise: the search decides
+    assert {never_ran.act(obs) for _ in range(20)} == {"refuse"}
 
 
 def test_a_truco_of_ours_is_searched_after_an_answer_that_raised_back(monkeypatch):
